@@ -1,0 +1,136 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// One SQLite engine per build: libsqlite3 and libsqlcipher export the same symbols, so linking both
+// silently routes every call to whichever comes first. `SystemSQLite` (default) links libsqlite3;
+// `swift build --traits SQLCipher` replaces the default set and links libsqlcipher instead.
+let sqliteEngine: [Target.Dependency] = [
+    .target(name: "CSQLite", condition: .when(traits: ["SystemSQLite"])),
+    .target(name: "CSQLCipher", condition: .when(traits: ["SQLCipher"])),
+]
+
+let package = Package(
+    name: "SyncTables",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "SyncTables", targets: ["SyncTables"]),
+        .library(name: "SyncTablesSQLCipher", targets: ["SyncTablesSQLCipher"]),
+        .library(name: "SyncTablesStoreConformance", targets: ["SyncTablesStoreConformance"]),
+        .library(name: "SyncTablesServer", targets: ["SyncTablesServer"]),
+        .executable(name: "sync-server", targets: ["sync-server"]),
+        .executable(name: "synctables", targets: ["synctables"]),
+        .executable(name: "sync-bench", targets: ["sync-bench"]),
+        .executable(name: "todo-demo", targets: ["TodoDemo"]),
+    ],
+    traits: [
+        .trait(name: "SystemSQLite", description: "Run every store on the system libsqlite3 (default)."),
+        .trait(
+            name: "SQLCipher",
+            description: "Run every store on libsqlcipher and build EncryptedSQLiteStore. Replaces SystemSQLite."
+        ),
+        .default(enabledTraits: ["SystemSQLite"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+    ],
+    targets: [
+        // MARK: C engines (exactly one is linked per build)
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CSQLCipher",
+            pkgConfig: "sqlcipher",
+            providers: [.apt(["libsqlcipher-dev"]), .brew(["sqlcipher"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+
+        // MARK: Libraries
+        .target(name: "SyncTablesCore"),
+        .target(name: "SyncTablesSQLite", dependencies: sqliteEngine),
+        .target(
+            name: "SyncTables",
+            dependencies: [
+                "SyncTablesCore",
+                "SyncTablesSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .target(
+            name: "SyncTablesSQLCipher",
+            dependencies: ["SyncTables", "SyncTablesSQLite"] + sqliteEngine
+        ),
+        .target(name: "SyncTablesStoreConformance", dependencies: ["SyncTables"]),
+        .target(
+            name: "SyncTablesServer",
+            dependencies: [
+                "SyncTables",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "sync-server",
+            dependencies: [
+                "SyncTablesServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "synctables",
+            dependencies: [
+                "SyncTables",
+                "SyncTablesSQLCipher",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "sync-bench",
+            dependencies: [
+                "SyncTables",
+                "SyncTablesSQLCipher",
+                "SyncTablesServer",
+                "SyncTablesSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ] + sqliteEngine
+        ),
+        .executableTarget(
+            name: "TodoDemo",
+            dependencies: ["SyncTables", "SyncTablesServer"],
+            path: "Samples/TodoDemo"
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
+        .testTarget(
+            name: "SyncTablesTests",
+            dependencies: ["SyncTables", "SyncTablesStoreConformance", "SyncTablesServer", "SyncTablesSQLite"]
+        ),
+        .testTarget(
+            name: "SyncTablesServerTests",
+            dependencies: ["SyncTablesServer", "SyncTables"]
+        ),
+        .testTarget(
+            name: "SyncTablesSQLCipherTests",
+            dependencies: ["SyncTablesSQLCipher", "SyncTables", "SyncTablesStoreConformance", "SyncTablesServer"]
+        ),
+        .testTarget(
+            name: "SynctablesCLITests",
+            dependencies: ["SyncTables", "SyncTablesServer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

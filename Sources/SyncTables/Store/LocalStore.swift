@@ -1,0 +1,68 @@
+/// The storage a ``SyncContext`` runs on: tables of JSON objects keyed by a string `id`.
+///
+/// A store knows nothing about sync. Items, the operation queue, push errors and incremental-pull
+/// tokens are all rows in tables the context defines (system tables are prefixed `__`), so a store
+/// only has to get tables, queries and transactions right. Every conforming store must pass
+/// `SyncTablesStoreConformance`.
+///
+/// Reads see only committed data. ``write(_:)`` runs its body as one atomic transaction: either every
+/// change in it is committed or none is, which is how a row and its queued operation, or a pulled page
+/// and its token, are kept together.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "todo.sqlite")
+/// try await store.defineTable(TableDefinition(name: "TodoItem"))
+/// try await store.write { tx in
+///     try tx.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]])
+/// }
+/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .property("complete") == false))
+/// ```
+public protocol LocalStore: Sendable {
+    /// Creates the table if it does not exist, or extends it (new indexes, date properties); never drops data.
+    ///
+    /// Throws ``StoreError/invalidTableName(_:)`` for names that are not identifiers.
+    func defineTable(_ definition: TableDefinition) async throws
+
+    /// The definitions of every table in the store, system tables included.
+    func tableDefinitions() async throws -> [TableDefinition]
+
+    /// The rows matching a query, in its order.
+    func read(_ query: StoreQuery) async throws -> [JSONObject]
+
+    /// The number of rows matching a query's filter (limit and offset apply).
+    func count(_ query: StoreQuery) async throws -> Int
+
+    /// The row with this id, or `nil`.
+    func lookup(table: String, id: String) async throws -> JSONObject?
+
+    /// Runs `body` as one atomic transaction and returns its result.
+    ///
+    /// If `body` throws, every change it made is rolled back and the error is rethrown. The transaction
+    /// handle must not escape the closure.
+    func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) async throws -> Result
+
+    /// Releases the store's resources. Later calls throw ``StoreError/closed``.
+    func close() async throws
+}
+
+/// The reads and writes available inside ``LocalStore/write(_:)``; every change commits with the rest.
+public protocol StoreTransaction {
+    /// Creates or extends a table within the transaction.
+    func defineTable(_ definition: TableDefinition) throws
+    /// The rows matching a query, including changes made earlier in this transaction.
+    func read(_ query: StoreQuery) throws -> [JSONObject]
+    /// The number of rows matching a query.
+    func count(_ query: StoreQuery) throws -> Int
+    /// The row with this id, or `nil`.
+    func lookup(table: String, id: String) throws -> JSONObject?
+    /// Inserts each item, or replaces the whole stored row when its `id` exists.
+    ///
+    /// Every item must carry a valid string `id`; otherwise ``StoreError/missingID(table:)`` is thrown.
+    func upsert(table: String, items: [JSONObject]) throws
+    /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
+    @discardableResult
+    func delete(table: String, ids: [String]) throws -> Int
+    /// Deletes the rows matching the query's filter; returns how many were deleted.
+    @discardableResult
+    func delete(_ query: StoreQuery) throws -> Int
+}

@@ -1,0 +1,3 @@
+#if SQLCipher
+    import SyncTables
+#endif

@@ -1,0 +1,12 @@
+import Foundation
+import SyncTablesSQLite
+import Testing
+
+/// The build links exactly one engine, and it is the one the traits asked for.
+@Test func buildRunsOnTheEngineItsTraitChose() {
+    if SQLiteEngine.isSQLCipher {
+        #expect(SQLiteEngine.version == "3.15.2")
+    } else {
+        #expect(SQLiteEngine.version.compare("3.15.2", options: .numeric) == .orderedDescending)
+    }
+}
