@@ -19,5 +19,6 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     /// The Unix epoch, the starting point of every incremental pull.
     public static let epoch = Timestamp(ticks: 0)
 
+    /// Orders timestamps chronologically.
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.ticks < rhs.ticks }
 }
