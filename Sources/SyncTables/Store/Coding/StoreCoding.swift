@@ -15,6 +15,17 @@ enum StoreCoding {
         canonicalJSONText(.object(object))
     }
 
+    /// Reads an object from the UTF-8 JSON text of a `_json` column.
+    static func object(utf8 bytes: UnsafeBufferPointer<UInt8>) throws -> JSONObject {
+        try ShimJSONReader.object(utf8: bytes)
+    }
+
+    /// Reads an object from JSON text.
+    static func object(parsing text: String) throws -> JSONObject {
+        var text = text
+        return try text.withUTF8 { try object(utf8: $0) }
+    }
+
     /// The 100 ns ticks of an ISO-8601 date-time (`2024-05-01T10:00:00.1234567+02:00`), or `nil` if it is not one.
     static func ticks(iso8601 text: String) -> Int64? {
         ShimISO8601.ticks(text)
