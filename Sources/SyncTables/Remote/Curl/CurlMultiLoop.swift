@@ -1,0 +1,206 @@
+#if canImport(CCurl)
+    import CCurl
+    import Foundation
+
+    /// The one dedicated thread of a ``CurlTransport``: it owns a libcurl multi handle, runs every transfer
+    /// on it, and hands results back to the waiting tasks.
+    ///
+    /// Why a multi handle on one thread rather than a thread per easy handle: blocking `curl_easy_perform`
+    /// calls would need one thread per concurrent request (threads that must never come from the
+    /// cooperative pool), whereas one `curl_multi_poll` loop serves any number of requests with one thread,
+    /// shares one connection cache between them (keep-alive for every transfer, not per handle), and can
+    /// abandon a cancelled transfer at once with `curl_multi_remove_handle` instead of waiting for its next
+    /// progress callback.
+    ///
+    /// Other threads talk to the loop only through `inbox` (under its lock) followed by `curl_multi_wakeup`,
+    /// which libcurl documents as callable from any thread. The wake-up happens under the inbox lock and
+    /// after checking `isClosed`, so no thread can wake a multi handle that the loop already cleaned up.
+    /// Everything else (`active`, `idleHandles`) belongs to the loop thread alone, hence `@unchecked Sendable`.
+    final class CurlMultiLoop: @unchecked Sendable {
+        private enum Command {
+            case start(CurlTransfer)
+            case cancel(CurlTransfer)
+        }
+
+        private struct Inbox {
+            var commands: [Command] = []
+            var isShuttingDown = false
+            var isClosed = false
+        }
+
+        private let multi: UnsafeMutableRawPointer
+        private let configuration: CurlTransport.Configuration
+        private let inbox = LockedState(Inbox())
+
+        // Loop thread only.
+        private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        private var idleHandles: [CurlEasyHandle] = []
+
+        /// Creates the multi handle and starts the loop thread.
+        init(configuration: CurlTransport.Configuration) throws(TransportError) {
+            try CurlLibrary.initialize()
+            guard let multi = curl_multi_init() else {
+                throw TransportError(.other, message: "libcurl could not create a multi handle.")
+            }
+            self.multi = multi
+            self.configuration = configuration
+            _ = synctables_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maximumConnections)
+            let thread = Thread { [self] in run() }
+            thread.name = "SyncTables.CurlTransport"
+            thread.start()
+        }
+
+        /// Queues a transfer; it fails with ``TransportError/Kind/cancelled`` if the loop is shutting down.
+        func submit(_ transfer: CurlTransfer) {
+            if !post(.start(transfer)) {
+                transfer.finish(.failure(TransportError(.cancelled, message: "The transport has shut down.")))
+            }
+        }
+
+        /// Asks the loop to abandon a transfer whose task was cancelled.
+        func cancel(_ transfer: CurlTransfer) {
+            _ = post(.cancel(transfer))
+        }
+
+        /// Stops the loop: in-flight transfers fail with ``TransportError/Kind/cancelled`` and the thread exits.
+        func shutdown() {
+            inbox.withLock { inbox in
+                guard !inbox.isClosed else { return }
+                inbox.isShuttingDown = true
+                curl_multi_wakeup(multi)
+            }
+        }
+
+        private func post(_ command: Command) -> Bool {
+            inbox.withLock { inbox in
+                guard !inbox.isShuttingDown, !inbox.isClosed else { return false }
+                inbox.commands.append(command)
+                curl_multi_wakeup(multi)
+                return true
+            }
+        }
+
+        // MARK: The loop thread
+
+        private func run() {
+            while true {
+                let (commands, isShuttingDown) = inbox.withLock { inbox in
+                    defer { inbox.commands.removeAll(keepingCapacity: true) }
+                    return (inbox.commands, inbox.isShuttingDown)
+                }
+                for command in commands {
+                    switch command {
+                    case .start(let transfer): start(transfer)
+                    case .cancel(let transfer): abandon(transfer, with: CancellationError())
+                    }
+                }
+                if isShuttingDown { break }
+                if !active.isEmpty {
+                    var running: Int32 = 0
+                    curl_multi_perform(multi, &running)
+                    collectFinishedTransfers()
+                }
+                // Sleeps until a socket is ready, a libcurl timer is due (libcurl shortens the wait itself),
+                // or another thread calls curl_multi_wakeup.
+                curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : 1_000, nil)
+            }
+            closeDown()
+        }
+
+        private func start(_ transfer: CurlTransfer) {
+            guard !transfer.isCancelled else {
+                transfer.finish(.failure(CancellationError()))
+                return
+            }
+            guard let handle = idleHandles.popLast() ?? CurlEasyHandle() else {
+                transfer.finish(.failure(TransportError(.other, message: "libcurl could not create an easy handle.")))
+                return
+            }
+            do {
+                try handle.prepare(for: transfer, connectTimeout: configuration.connectTimeout)
+            } catch {
+                recycle(handle)
+                transfer.finish(.failure(error))
+                return
+            }
+            let code = curl_multi_add_handle(multi, handle.raw)
+            guard code == CURLM_OK else {
+                recycle(handle)
+                let message = String(cString: curl_multi_strerror(code))
+                transfer.finish(.failure(TransportError(.other, message: message)))
+                return
+            }
+            transfer.easyHandle = handle
+            active[handle.raw] = transfer
+        }
+
+        private func collectFinishedTransfers() {
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+                // Read the result before removing the handle: the message does not outlive the removal.
+                let code = synctables_multi_message_result(message)
+                guard let transfer = active.removeValue(forKey: easy), let handle = transfer.easyHandle else {
+                    continue
+                }
+                curl_multi_remove_handle(multi, easy)
+                transfer.easyHandle = nil
+                let result = outcome(of: transfer, code: code, handle: handle)
+                recycle(handle)
+                transfer.finish(result)
+            }
+        }
+
+        private func outcome(
+            of transfer: CurlTransfer,
+            code: CURLcode,
+            handle: CurlEasyHandle
+        ) -> Result<HTTPResponse, any Error> {
+            if transfer.isCancelled { return .failure(CancellationError()) }
+            guard code == CURLE_OK else {
+                return .failure(TransportError(curlCode: code, detail: handle.errorDetail))
+            }
+            let status = handle.responseCode
+            guard status >= 100 else {
+                return .failure(TransportError(.invalidResponse, message: "The response has no status code."))
+            }
+            let response = HTTPResponse(
+                status: status,
+                headers: HTTPHeaders(transfer.responseFields),
+                body: transfer.responseBody
+            )
+            return .success(response)
+        }
+
+        private func abandon(_ transfer: CurlTransfer, with error: any Error) {
+            if let handle = transfer.easyHandle {
+                active.removeValue(forKey: handle.raw)
+                // Removing an unfinished transfer closes its connection; the handle itself stays reusable.
+                curl_multi_remove_handle(multi, handle.raw)
+                transfer.easyHandle = nil
+                recycle(handle)
+            }
+            transfer.finish(.failure(error))
+        }
+
+        private func recycle(_ handle: CurlEasyHandle) {
+            if idleHandles.count < configuration.maximumIdleHandles {
+                idleHandles.append(handle)
+            }
+        }
+
+        private func closeDown() {
+            // Close the inbox first: from here on no thread calls curl_multi_wakeup on this multi handle.
+            let leftovers = inbox.withLock { inbox in
+                inbox.isClosed = true
+                defer { inbox.commands.removeAll() }
+                return inbox.commands
+            }
+            let shutDown = TransportError(.cancelled, message: "The transport has shut down.")
+            for case .start(let transfer) in leftovers { transfer.finish(.failure(shutDown)) }
+            for transfer in Array(active.values) { abandon(transfer, with: shutDown) }
+            idleHandles.removeAll()
+            curl_multi_cleanup(multi)
+        }
+    }
+#endif

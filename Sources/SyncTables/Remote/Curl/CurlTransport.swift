@@ -1,0 +1,67 @@
+#if canImport(CCurl)
+    import CCurl
+
+    /// An ``HTTPTransport`` on the system libcurl: the default transport on Linux.
+    ///
+    /// One dedicated thread drives a libcurl multi handle for all requests of the transport, so blocking
+    /// network work never runs on Swift's cooperative thread pool, any number of requests proceed at once,
+    /// and connections are kept alive and reused between requests. Easy handles are pooled and reused.
+    /// Cancelling the calling task aborts its transfer at once and throws `CancellationError`.
+    ///
+    /// Create one transport and share it (it is `Sendable`); its thread ends when the last reference goes.
+    ///
+    /// ```swift
+    /// let transport = try CurlTransport()
+    /// let response = try await transport.send(HTTPRequest(method: .get, url: url))
+    /// ```
+    public final class CurlTransport: HTTPTransport {
+        /// Tuning for a ``CurlTransport``.
+        public struct Configuration: Sendable, Hashable {
+            /// The longest a connection attempt may take (never longer than the request's own timeout).
+            public var connectTimeout: Duration
+            /// How many idle easy handles to keep for reuse.
+            public var maximumIdleHandles: Int
+            /// How many open connections the connection cache keeps alive.
+            public var maximumConnections: Int
+
+            /// Creates a configuration.
+            public init(
+                connectTimeout: Duration = .seconds(10), maximumIdleHandles: Int = 8, maximumConnections: Int = 16
+            ) {
+                self.connectTimeout = connectTimeout
+                self.maximumIdleHandles = maximumIdleHandles
+                self.maximumConnections = maximumConnections
+            }
+        }
+
+        /// The tuning this transport runs with.
+        public let configuration: Configuration
+        private let loop: CurlMultiLoop
+
+        /// Creates a transport and starts its thread; throws ``TransportError`` if libcurl cannot initialise.
+        public init(configuration: Configuration = Configuration()) throws(TransportError) {
+            self.configuration = configuration
+            loop = try CurlMultiLoop(configuration: configuration)
+        }
+
+        deinit {
+            loop.shutdown()
+        }
+
+        /// Sends the request on the transport's thread and waits for the whole response.
+        public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            try Task.checkCancellation()
+            let transfer = CurlTransfer(request: request)
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    if transfer.attach(continuation) {
+                        loop.submit(transfer)
+                    }
+                }
+            } onCancel: {
+                transfer.markCancelled()
+                loop.cancel(transfer)
+            }
+        }
+    }
+#endif

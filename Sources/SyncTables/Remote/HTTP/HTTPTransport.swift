@@ -1,0 +1,20 @@
+/// Something that sends one HTTP request and returns the whole response: the seam between ``SyncClient``
+/// and the network.
+///
+/// Conformers return every response they receive, whatever its status; they throw ``TransportError``
+/// when no response arrives, and `CancellationError` when the calling task is cancelled.
+/// SyncTables ships ``CurlTransport`` (Linux) and ``URLSessionTransport`` (everywhere).
+///
+/// ```swift
+/// struct LoggingTransport: HTTPTransport {
+///     let next: any HTTPTransport
+///     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+///         print(request.method, request.url)
+///         return try await next.send(request)
+///     }
+/// }
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Sends the request and returns the response, throwing ``TransportError`` or `CancellationError`.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}

@@ -1,0 +1,38 @@
+/// The item version as it travels in `ETag` and `If-Match` headers (PROTOCOL §1.2, §1.3).
+package enum EntityTag {
+    /// The version carried by an `ETag` header: one pair of surrounding double quotes removed (after a
+    /// weak `W/` prefix, if any) and `\"` unescaped to `"`.
+    ///
+    /// ```swift
+    /// EntityTag.version(fromETag: #""AAAAAAAAHzg=""#)  // "AAAAAAAAHzg="
+    /// EntityTag.version(fromETag: #""a\"b""#)          // a"b
+    /// ```
+    package static func version(fromETag header: String) -> String {
+        var text = Substring(header.trimmingSpaces())
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        if text.count >= 2, text.first == "\"", text.last == "\"" {
+            text = text.dropFirst().dropLast()
+        }
+        return String(text).replacing("\\\"", with: "\"")
+    }
+
+    /// The `If-Match` value for a version: wrapped in double quotes, with each `"` escaped as `\"`.
+    ///
+    /// ```swift
+    /// EntityTag.ifMatch(version: #"a"b"#)  // "a\"b" including the outer quotes
+    /// ```
+    package static func ifMatch(version: String) -> String {
+        "\"" + version.replacing("\"", with: "\\\"") + "\""
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        return String(self[start...end])
+    }
+}

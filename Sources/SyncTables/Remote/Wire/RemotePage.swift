@@ -1,0 +1,17 @@
+import Foundation
+
+/// One page of a table query as the server returned it (PROTOCOL §1.6, §1.7).
+package struct RemotePage: Sendable, Hashable {
+    /// The items, in the server's order.
+    package var items: [JSONObject]
+    /// The total count of matching rows, when `$inlinecount=allpages` was asked for and returned.
+    package var totalCount: Int?
+    /// The `rel=next` link from the `Link` header, resolved to an absolute URL.
+    package var nextLink: URL?
+
+    package init(items: [JSONObject], totalCount: Int? = nil, nextLink: URL? = nil) {
+        self.items = items
+        self.totalCount = totalCount
+        self.nextLink = nextLink
+    }
+}

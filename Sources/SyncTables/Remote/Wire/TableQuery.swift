@@ -1,0 +1,61 @@
+/// The OData query options of a table read (PROTOCOL §1.5), written as a query string.
+///
+/// ```swift
+/// var query = TableQuery()
+/// query.filter = "(complete eq false)"
+/// query.top = 50
+/// query.queryString  // "$filter=(complete%20eq%20false)&$top=50"
+/// ```
+package struct TableQuery: Sendable, Hashable {
+    /// The `$filter` expression as OData text (not yet percent-encoded).
+    package var filter: String?
+    /// The `$orderby` terms, e.g. `["updatedAt desc", "id"]`.
+    package var orderBy: [String] = []
+    /// `$skip`.
+    package var skip: Int?
+    /// `$top`.
+    package var top: Int?
+    /// `$select` members.
+    package var select: [String] = []
+    /// `$inlinecount=allpages`: ask for the total count of matching rows.
+    package var includeTotalCount = false
+    /// `__includeDeleted=true`: include soft-deleted rows.
+    package var includeDeleted = false
+    /// Further `name=value` parameters passed through untouched (names must not start with `$` or `__`).
+    package var parameters: [(name: String, value: String)] = []
+
+    /// Creates empty options.
+    package init() {}
+
+    /// The percent-encoded query string without the leading `?`.
+    package var queryString: String {
+        var pairs: [(String, String)] = []
+        if let filter { pairs.append(("$filter", filter)) }
+        if !orderBy.isEmpty { pairs.append(("$orderby", orderBy.joined(separator: ","))) }
+        if let skip { pairs.append(("$skip", String(skip))) }
+        if let top { pairs.append(("$top", String(top))) }
+        if !select.isEmpty { pairs.append(("$select", select.joined(separator: ","))) }
+        if includeTotalCount { pairs.append(("$inlinecount", "allpages")) }
+        if includeDeleted { pairs.append(("__includeDeleted", "true")) }
+        for parameter in parameters {
+            pairs.append((PercentEncoding.queryValue(parameter.name), parameter.value))
+        }
+        return pairs.map { "\($0.0)=\(PercentEncoding.queryValue($0.1))" }.joined(separator: "&")
+    }
+
+    /// Checks the custom parameter names.
+    package func validate() throws(RemoteError) {
+        for parameter in parameters
+        where parameter.name.isEmpty || parameter.name.hasPrefix("$") || parameter.name.hasPrefix("__") {
+            throw .invalidQueryParameter(parameter.name)
+        }
+    }
+
+    package static func == (lhs: TableQuery, rhs: TableQuery) -> Bool {
+        lhs.queryString == rhs.queryString
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(queryString)
+    }
+}
