@@ -29,16 +29,35 @@ public actor SyncContext {
     /// The definitions given to the store so far, so a table is defined once, not per write.
     private var definitions: [String: TableDefinition]
 
-    // TODO(sync): take `client: SyncClient? = nil` here once Remote/ lands, and keep it for push and pull.
+    /// The server connection push and pull use; `nil` for a local-only context.
+    public nonisolated let client: SyncClient?
+    /// What push does with conflicts (409/412).
+    public private(set) var conflictPolicy: ConflictPolicy
+    /// The hook around each pushed operation, if any.
+    public private(set) var pushHandler: (any PushHandler)?
+
+    // Sync actions run one at a time; items being pushed block local writes to them.
+    var syncActionRunning = false
+    var syncActionWaiters: [CheckedContinuation<Void, Never>] = []
+    var inFlightItems: Set<String> = []
+    var inFlightWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Opens a context on `store`, creating or migrating the system tables.
     ///
     /// Throws ``SyncError/unsupportedSchemaVersion(found:supported:)`` for a store written by a newer
     /// SyncTables, and ``SyncError/store(_:)`` when the store fails.
-    public init(store: some LocalStore) async throws {
+    public init(
+        store: some LocalStore,
+        client: SyncClient? = nil,
+        conflictPolicy: ConflictPolicy = .manual,
+        pushHandler: (any PushHandler)? = nil
+    ) async throws {
         let highestSequence = try await SystemSchema.open(store)
         let existing = try await SyncError.mapping { try await store.tableDefinitions() }
         self.store = store
+        self.client = client
+        self.conflictPolicy = conflictPolicy
+        self.pushHandler = pushHandler
         self.queue = OperationQueue(store: store, sequence: OperationSequence(continuingAfter: highestSequence))
         self.definitions = Dictionary(
             existing.map { ($0.name.lowercased(), $0) },
@@ -53,6 +72,16 @@ public actor SyncContext {
     /// ```
     public nonisolated var events: AsyncStream<SyncEvent> {
         eventBroadcaster.subscribe()
+    }
+
+    /// Changes what push does with conflicts from now on.
+    public func setConflictPolicy(_ policy: ConflictPolicy) {
+        conflictPolicy = policy
+    }
+
+    /// Installs (or removes, with `nil`) the hook around pushed operations.
+    public func setPushHandler(_ handler: (any PushHandler)?) {
+        pushHandler = handler
     }
 
     /// Closes the store; the context cannot be used afterwards and event streams and live queries end.
@@ -126,6 +155,7 @@ public actor SyncContext {
         if !dateProperties.isEmpty {
             try await define(table, dateProperties: dateProperties)
         }
+        await waitUntilNotInFlight(table: table, itemIds: changes.lazy.map(\.itemId))
         let writer = LocalWriteTransaction(table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
         let rows = try await SyncError.mapping {
             try await store.write { transaction in try writer.apply(changes, in: transaction) }

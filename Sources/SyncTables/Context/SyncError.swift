@@ -43,6 +43,14 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case store(StoreError)
     /// The calling task was cancelled; nothing was lost.
     case cancelled
+    /// Push or pull needs a server, but the context was created without a ``SyncClient``.
+    case noClient
+    /// The server could not be reached, or the connection broke.
+    case network(TransportError)
+    /// The server answered with an HTTP error.
+    case server(HTTPStatusError)
+    /// The server's answer could not be used, or the request could not be built.
+    case remote(RemoteError)
     /// A failure from a component outside SyncTables (e.g. a third-party store) that is not a `StoreError`.
     case underlying(String)
 
@@ -89,6 +97,14 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The local store failed: \(error)."
         case .cancelled:
             return "The task was cancelled; no local data was lost."
+        case .noClient:
+            return "This context has no SyncClient: create it with SyncContext(store:client:) to push and pull."
+        case .network(let error):
+            return "The server could not be reached: \(error.message). Nothing was lost; try again later."
+        case .server(let error):
+            return "The server refused the request: \(error)."
+        case .remote(let error):
+            return "The server's answer could not be used: \(error)."
         case .underlying(let message):
             return "The operation failed: \(message)."
         }
@@ -123,6 +139,9 @@ extension SyncError {
         case let error as SyncError: self = error
         case let error as StoreError: self = .store(error)
         case is CancellationError: self = .cancelled
+        case let error as TransportError: self = error.kind == .cancelled ? .cancelled : .network(error)
+        case let error as HTTPStatusError: self = .server(error)
+        case let error as RemoteError: self = .remote(error)
         default: self = .underlying(String(describing: error))
         }
     }

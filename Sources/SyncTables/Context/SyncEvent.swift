@@ -16,4 +16,22 @@ public enum SyncEvent: Sendable, Hashable {
     case itemDeleted(table: String, id: String)
     /// A pending operation was discarded without being sent.
     case operationDiscarded(PendingOperation)
+    /// A push started with this many pending operations.
+    case pushStarted(pendingOperations: Int)
+    /// The server confirmed an operation; it left the queue.
+    case operationPushed(table: String, id: String, kind: OperationKind)
+    /// The server refused an operation (`status` is `nil` when no response was involved); it stays queued.
+    case operationFailed(table: String, id: String, kind: OperationKind, status: Int?)
+    /// A push ended.
+    case pushFinished(status: PushStatus, pushed: Int, failed: Int)
+    /// A pull of a table started (`queryId` is `nil` for a full pull).
+    case pullStarted(table: String, queryId: String?)
+    /// A pulled page was committed locally, with its token.
+    case pullPageApplied(table: String, queryId: String?, upserted: Int, deleted: Int, skipped: Int)
+    /// A pull ended successfully after receiving this many records.
+    case pullFinished(table: String, queryId: String?, received: Int)
+    /// A purge of a table started.
+    case purgeStarted(table: String)
+    /// A purge committed.
+    case purgeFinished(table: String, summary: PurgeSummary)
 }
