@@ -121,7 +121,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTablesServerTests",
-            dependencies: ["SyncTablesServer", "SyncTables"]
+            dependencies: [
+                "SyncTablesServer",
+                "SyncTables",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "SyncTablesSQLCipherTests",
