@@ -1,3 +1,4 @@
+import SyncTables
 import Testing
 
 @testable import SyncTablesServer

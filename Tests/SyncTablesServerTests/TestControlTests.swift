@@ -1,4 +1,5 @@
 import HTTPTypes
+import SyncTables
 import Testing
 
 @testable import SyncTablesServer
@@ -28,7 +29,7 @@ struct TestControlTests {
                     path: "/tables/",
                     matchesPrefix: true,
                     occurrence: nil,
-                    action: .respond(status: 401, body: .object(["error": "token expired"]))
+                    action: .respond(status: 401, body: .object(JSONObject(["error": .string("token expired")])))
                 )
             )
             for _ in 0..<3 {

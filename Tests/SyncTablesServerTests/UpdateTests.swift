@@ -1,3 +1,4 @@
+import SyncTables
 import Testing
 
 @Suite("PATCH /tables/{table}/{id} merges")
@@ -56,7 +57,7 @@ struct UpdateTests {
     func escapedQuotesInIfMatch() async throws {
         try await ServerHarness.with { server in
             let controls = try server.controls
-            try await controls.seed(table: "todo", items: [["id": "a", "version": "v\"1"]])
+            try await controls.seed(table: "todo", items: [JSONObject(["id": .string("a"), "version": .string("v\"1")])])
             let ok = try await server.send(.patch, "/tables/todo/a", json: #"{"n":1}"#, headers: ["If-Match": #""v\"1""#])
             #expect(ok.status == 200)
         }

@@ -18,19 +18,18 @@ struct ServerHarness: Sendable {
     }
 
     /// Starts a server with test controls on, runs `body`, and stops the server whatever happens.
-    static func with<T: Sendable>(
+    static func with(
         _ configure: (inout SyncServerConfiguration) -> Void = { _ in },
-        _ body: (ServerHarness) async throws -> T
-    ) async throws -> T {
-        var configuration = SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
+        _ body: (ServerHarness) async throws -> Void
+    ) async throws {
+        var configuration = SyncServerConfiguration(storage: .store(InterimMemoryStore()), enableTestControls: true)
         configure(&configuration)
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = ServerHarness(server: server, port: try #require(server.port))
         do {
-            let result = try await body(harness)
+            try await body(harness)
             try await server.stop()
-            return result
         } catch {
             try? await server.stop()
             throw error
