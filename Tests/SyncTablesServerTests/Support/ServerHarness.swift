@@ -78,6 +78,44 @@ struct ServerHarness: Sendable {
         )
     }
 
+    /// Runs `body` with one keep-alive connection that sends requests one after another.
+    func withConnection(_ body: (Connection) async throws -> Void) async throws {
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
+        client.connect()
+        do {
+            try await body(Connection(client: client, port: port))
+            try await client.shutdown()
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// One persistent HTTP/1.1 connection.
+    struct Connection: Sendable {
+        let client: TestClient
+        let port: Int
+
+        /// Sends a request with the protocol version header on this connection.
+        func send(_ method: HTTPRequest.Method, _ path: String, json: String? = nil) async throws -> HTTPResult {
+            var fields: HTTPFields = [HTTPField.Name("ZUMO-API-VERSION")!: "2.0.0", .connection: "keep-alive"]
+            if json != nil { fields[.contentType] = "application/json" }
+            let request = TestClient.Request(
+                path,
+                method: method,
+                authority: "127.0.0.1:\(port)",
+                headers: fields,
+                body: json.map { ByteBuffer(string: $0) }
+            )
+            let response = try await client.execute(request)
+            return HTTPResult(
+                status: Int(response.status.code),
+                headers: response.headers,
+                body: response.body.map { Array($0.readableBytesView) } ?? []
+            )
+        }
+    }
+
     /// Inserts an item and returns the stored item.
     @discardableResult
     func insert(_ table: String, _ json: String) async throws -> JSONObject {
