@@ -29,7 +29,7 @@ struct InsertTests {
         try await ServerHarness.with { server in
             let item = try await server.insert("todo", body)
             let id = try #require(item.string("id"))
-            #expect(id.count == 32 && id.allSatisfy(\.isHexDigit))
+            #expect(id.count == 36 && id.allSatisfy { $0.isHexDigit || $0 == "-" } && id == id.lowercased())
             #expect(try await server.send(.get, "/tables/todo/\(id)").status == 200)
         }
     }

@@ -8,7 +8,7 @@ import Testing
 struct LifecycleTests {
     @Test("A server on port 0 gets an ephemeral port and reports its URL")
     func ephemeralPortAndURL() async throws {
-        let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .store(InterimMemoryStore())))
+        let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         #expect(server.port == nil)
         try await server.start()
         let port = try #require(server.port)
@@ -20,7 +20,7 @@ struct LifecycleTests {
 
     @Test("Starting a running server throws")
     func doubleStartThrows() async throws {
-        let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .store(InterimMemoryStore())))
+        let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         try await server.start()
         await #expect(throws: SyncServerError.alreadyStarted) { try await server.start() }
         try await server.stop()
@@ -28,11 +28,11 @@ struct LifecycleTests {
 
     @Test("Binding a port that is taken fails to start instead of hanging")
     func takenPortFails() async throws {
-        let first = try await SyncServer(configuration: SyncServerConfiguration(storage: .store(InterimMemoryStore())))
+        let first = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         try await first.start()
         let port = try #require(first.port)
         let second = try await SyncServer(
-            configuration: SyncServerConfiguration(port: port, storage: .store(InterimMemoryStore()))
+            configuration: SyncServerConfiguration(port: port, storage: .inMemory)
         )
         await #expect(throws: (any Error).self) { try await second.start() }
         try await first.stop()
@@ -40,9 +40,9 @@ struct LifecycleTests {
 
     @Test("Test controls exist only when enabled")
     func testControlsFlag() async throws {
-        let off = try await SyncServer(configuration: SyncServerConfiguration(storage: .store(InterimMemoryStore())))
+        let off = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         let on = try await SyncServer(
-            configuration: SyncServerConfiguration(storage: .store(InterimMemoryStore()), enableTestControls: true)
+            configuration: SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
         )
         #expect(off.testControls == nil)
         #expect(on.testControls != nil)

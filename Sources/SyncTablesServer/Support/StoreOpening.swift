@@ -3,11 +3,11 @@ import SyncTables
 extension SyncServer {
     /// Opens (or creates) the SQLite database file the server stores its tables in.
     static func openFileStore(path: String) async throws -> any LocalStore {
-        throw SyncServerError.stoppedBeforeListening
+        try SQLiteStore(path: path)
     }
 
     /// Opens a SQLite database that lives in memory.
     static func openMemoryStore() async throws -> any LocalStore {
-        throw SyncServerError.stoppedBeforeListening
+        try SQLiteStore.inMemory()
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import SyncTables
 
 /// The rules for item bodies and ids that clients send (PROTOCOL §1.4).
@@ -38,22 +37,18 @@ enum ItemBody {
         }
     }
 
-    /// Checks an id against PROTOCOL §1.4: non-empty, not only whitespace, at most 255 characters, no control
-    /// characters, none of `" + ? \ / \``, and not `.` or `..`.
+    /// Checks an id against PROTOCOL §1.4 (the shared ``ItemID`` rules); a broken rule is a 400 naming it.
     static func validatedID(_ id: String) throws(ServerError) -> String {
-        let forbidden: Set<Character> = ["\"", "+", "?", "\\", "/", "`"]
-        let isControl: (Unicode.Scalar) -> Bool = { $0.value <= 0x1F || (0x7F...0x9F).contains($0.value) }
-        guard !id.trimmingCharacters(in: .whitespaces).isEmpty, id.count <= 255,
-            !id.unicodeScalars.contains(where: isControl), !id.contains(where: forbidden.contains),
-            id != ".", id != ".."
-        else {
-            throw ServerError(.badRequest, "The item id '\(id)' is not valid.")
+        do {
+            try ItemID.validate(id)
+        } catch {
+            throw ServerError(.badRequest, "The item id is not valid: \(error)")
         }
         return id
     }
 
-    /// A new server-generated id: 32 lowercase hexadecimal digits.
+    /// A new server-generated id (a lowercase UUID).
     static func generatedID() -> String {
-        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        ItemID.generate()
     }
 }

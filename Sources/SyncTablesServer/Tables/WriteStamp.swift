@@ -38,16 +38,7 @@ final class WriteStampIssuer: @unchecked Sendable {
     }
 
     /// Formats milliseconds since the epoch as `yyyy-MM-ddTHH:mm:ss.SSSZ`.
-    ///
-    /// The fraction is written from the integer milliseconds: going through a `Double` date could round two
-    /// different milliseconds to the same text.
     static func iso8601(milliseconds: Int64) -> String {
-        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        let wholeSeconds = fraction < 0 ? seconds - 1 : seconds
-        let millisecondsPart = fraction < 0 ? fraction + 1000 : fraction
-        let date = Date(timeIntervalSince1970: Double(wholeSeconds))
-        let text = date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
-        let digits = String(millisecondsPart)
-        return String(text.dropLast()) + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        Timestamp(ticks: milliseconds * 10_000).iso8601Milliseconds
     }
 }

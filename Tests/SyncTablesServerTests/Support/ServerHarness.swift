@@ -22,7 +22,7 @@ struct ServerHarness: Sendable {
         _ configure: (inout SyncServerConfiguration) -> Void = { _ in },
         _ body: (ServerHarness) async throws -> Void
     ) async throws {
-        var configuration = SyncServerConfiguration(storage: .store(InterimMemoryStore()), enableTestControls: true)
+        var configuration = SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
         configure(&configuration)
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
