@@ -21,6 +21,8 @@ public struct SyncServerConfiguration: Sendable {
     public var maxTop: Int
     /// Which tables mark rows `deleted` instead of removing them.
     public var softDelete: SoftDeletePolicy
+    /// Whether DELETE answers 204 with no body (the .NET server) instead of 200 with the deleted item (Node).
+    public var deleteReturnsNoContent: Bool
     /// A static token every request must carry as `Authorization: Bearer <token>` or `X-ZUMO-AUTH`; `nil` for none.
     public var authToken: String?
     /// The largest request body accepted, in bytes; larger bodies are refused with 413.
@@ -50,6 +52,7 @@ public struct SyncServerConfiguration: Sendable {
         pageSize: Int = 50,
         maxTop: Int = 1000,
         softDelete: SoftDeletePolicy = .none,
+        deleteReturnsNoContent: Bool = false,
         authToken: String? = nil,
         maxBodySize: Int = 1024 * 1024,
         logRequests: Bool = false,
@@ -62,6 +65,7 @@ public struct SyncServerConfiguration: Sendable {
         self.pageSize = pageSize
         self.maxTop = maxTop
         self.softDelete = softDelete
+        self.deleteReturnsNoContent = deleteReturnsNoContent
         self.authToken = authToken
         self.maxBodySize = maxBodySize
         self.logRequests = logRequests

@@ -41,6 +41,9 @@ struct SyncServerCommand: AsyncParsableCommand {
     )
     var softDeleteTables: [String] = []
 
+    @Flag(help: "Answer DELETE with 204 and no body (as the .NET server does) instead of 200 with the item.")
+    var deleteNoContent = false
+
     @Option(help: "Require this token as 'Authorization: Bearer <token>' or 'X-ZUMO-AUTH' (else 401).")
     var authToken: String?
 
@@ -76,6 +79,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             pageSize: pageSize,
             maxTop: maxTop,
             softDelete: softDeletePolicy,
+            deleteReturnsNoContent: deleteNoContent,
             authToken: authToken,
             maxBodySize: maxBodySize,
             logRequests: logRequests,

@@ -149,3 +149,17 @@ struct DeleteTests {
         }
     }
 }
+
+@Suite("DELETE answering 204")
+struct DeleteNoContentTests {
+    @Test("With deleteReturnsNoContent, DELETE answers 204 with an empty body and the row is gone")
+    func deleteAnswers204() async throws {
+        try await ServerHarness.with({ $0.deleteReturnsNoContent = true }) { server in
+            try await server.insert("todo", #"{"id":"a"}"#)
+            let response = try await server.send(.delete, "/tables/todo/a")
+            #expect(response.status == 204)
+            #expect(response.body.isEmpty)
+            #expect(try await server.send(.get, "/tables/todo/a").status == 404)
+        }
+    }
+}

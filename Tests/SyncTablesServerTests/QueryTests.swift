@@ -156,6 +156,16 @@ struct QueryTests {
         }
     }
 
+    @Test("$select=* returns whole items")
+    func selectStarReturnsEverything() async throws {
+        try await ServerHarness.with { server in
+            try await seedRows(server, count: 1)
+            let item = try #require(try await server.send(.get, "/tables/todo?$select=*").objects().first)
+            #expect(item["text"] == .string("t0"))
+            #expect(item["version"] != nil)
+        }
+    }
+
     @Test("$inlinecount=allpages wraps the page with the total count of matching rows")
     func inlineCountWrapsResults() async throws {
         try await ServerHarness.with({ $0.pageSize = 2 }) { server in

@@ -53,6 +53,9 @@ struct TableRoutes {
             return JSONResponse.item(item, status: .ok)
         case .delete:
             let item = try await tables.delete(table: table, id: id, precondition: precondition)
+            if configuration.deleteReturnsNoContent {
+                return Response(status: .noContent, headers: [.cacheControl: "no-cache"])
+            }
             return JSONResponse.item(item, status: .ok)
         case .post:
             let item = try await tables.undelete(table: table, id: id, precondition: precondition)

@@ -51,7 +51,8 @@ struct QueryOptions: Sendable {
             guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else {
                 throw ServerError(.badRequest, "Invalid $select value '\(text)': expected a comma-separated list.")
             }
-            select = names
+            // `*` asks for every property, which is what no projection returns.
+            select = names.contains("*") ? nil : names
         }
         inlineCount = query.value("$inlinecount") == "allpages"
         includeDeleted = Self.includesDeleted(query)
