@@ -1,8 +1,8 @@
 /// A request's query string as ordered name/value pairs, percent-decoded, with each pair's raw text kept so a
 /// next-page link can repeat parameters exactly as the client wrote them.
 ///
-/// `+` is kept as a literal plus (clients encode spaces as `%20` and plus as `%2B`), so a raw
-/// `datetimeoffset'…+00:00'` still parses.
+/// `+` decodes to a space, as in HTML forms, curl's `--data-urlencode` and the Node reference server; a literal
+/// plus must be sent as `%2B` (the .NET and iOS clients do), e.g. `datetimeoffset'…%2B00:00'`.
 struct QueryString: Sendable {
     /// One `name=value` pair.
     struct Parameter: Sendable, Equatable {
@@ -26,8 +26,8 @@ struct QueryString: Sendable {
         var parameters: [Parameter] = []
         for pair in raw.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = try Self.percentDecode(parts[0])
-            let value = parts.count > 1 ? try Self.percentDecode(parts[1]) : ""
+            let name = try Self.percentDecode(parts[0], plusIsSpace: true)
+            let value = parts.count > 1 ? try Self.percentDecode(parts[1], plusIsSpace: true) : ""
             parameters.append(Parameter(name: name, value: value, raw: String(pair)))
         }
         self.parameters = parameters
@@ -44,15 +44,15 @@ struct QueryString: Sendable {
         return parameters.first { $0.name.lowercased() == lowered }?.value
     }
 
-    /// Decodes `%XX` escapes into UTF-8 text.
-    static func percentDecode(_ text: Substring) throws(ServerError) -> String {
-        guard text.contains("%") else { return String(text) }
+    /// Decodes `%XX` escapes into UTF-8 text; in query strings `+` also means a space.
+    static func percentDecode(_ text: Substring, plusIsSpace: Bool = false) throws(ServerError) -> String {
+        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 continue
             }
             guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
