@@ -77,7 +77,8 @@ let package = Package(
                 "SyncTables",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["README-server.md"]
         ),
 
         // MARK: Executables

@@ -64,7 +64,9 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
         guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("Unknown --log-level '\(logLevel)'.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("Unknown --log-level '\(logLevel)'.")
+        }
     }
 
     func run() async throws {
@@ -87,7 +89,8 @@ struct SyncServerCommand: AsyncParsableCommand {
             logger: logger
         )
         if enableTestControls {
-            logger.warning("Test controls are enabled under /__test: anyone who can reach this server can rewrite data.")
+            logger.warning(
+                "Test controls are enabled under /__test: anyone who can reach this server can rewrite data.")
         }
         let server = try await SyncServer(configuration: configuration)
         try await server.run()

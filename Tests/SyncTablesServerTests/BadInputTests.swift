@@ -31,7 +31,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("A body that is not an object gets 400", arguments: ["[]", "[{\"id\":\"a\"}]", "42", "\"text\"", "null", "true"])
+    @Test(
+        "A body that is not an object gets 400",
+        arguments: ["[]", "[{\"id\":\"a\"}]", "42", "\"text\"", "null", "true"])
     func nonObjectBodyIsRefused(body: String) async throws {
         try await ServerHarness.with { server in
             let post = try await server.send(.post, "/tables/todo", json: body)
@@ -79,7 +81,9 @@ struct BadInputTests {
         }
     }
 
-    @Test("Invalid $top and $skip values get 400", arguments: ["$top=-1", "$top=abc", "$skip=-5", "$skip=1.5", "$top=99999999999999999999"])
+    @Test(
+        "Invalid $top and $skip values get 400",
+        arguments: ["$top=-1", "$top=abc", "$skip=-5", "$skip=1.5", "$top=99999999999999999999"])
     func invalidPagingIsRefused(query: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo?\(query)")

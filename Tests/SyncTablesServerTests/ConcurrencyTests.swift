@@ -7,7 +7,9 @@ struct ConcurrencyTests {
     func concurrentWritesAreAllKept() async throws {
         let clients = 16
         let itemsPerClient = 100  // each item is inserted, then updated: 200 writes per client
-        try await ServerHarness.with({ $0.pageSize = 5000; $0.maxTop = 5000 }) { server in
+        try await ServerHarness.with({
+            $0.pageSize = 5000; $0.maxTop = 5000
+        }) { server in
             let versions = try await withThrowingTaskGroup(of: [String].self) { group in
                 for client in 0..<clients {
                     group.addTask {
@@ -15,12 +17,14 @@ struct ConcurrencyTests {
                         try await server.withConnection { connection in
                             for index in 0..<itemsPerClient {
                                 let id = "c\(client)-\(index)"
-                                let insert = try await connection.send(.post, "/tables/todo", json: "{\"id\":\"\(id)\",\"n\":0}")
+                                let insert = try await connection.send(
+                                    .post, "/tables/todo", json: "{\"id\":\"\(id)\",\"n\":0}")
                                 try #require(insert.status == 201, "\(insert.text)")
                                 seen.append(try insert.object().string("version") ?? "")
                             }
                             for index in 0..<itemsPerClient {
-                                let update = try await connection.send(.patch, "/tables/todo/c\(client)-\(index)", json: #"{"n":1}"#)
+                                let update = try await connection.send(
+                                    .patch, "/tables/todo/c\(client)-\(index)", json: #"{"n":1}"#)
                                 try #require(update.status == 200, "\(update.text)")
                                 seen.append(try update.object().string("version") ?? "")
                             }
@@ -49,7 +53,9 @@ struct ConcurrencyTests {
         try await ServerHarness.with { server in
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<16 {
-                    group.addTask { try await server.send(.post, "/tables/todo", json: "{\"id\":\"same\",\"by\":\(index)}").status }
+                    group.addTask {
+                        try await server.send(.post, "/tables/todo", json: "{\"id\":\"same\",\"by\":\(index)}").status
+                    }
                 }
                 var all: [Int] = []
                 for try await status in group { all.append(status) }
@@ -68,7 +74,9 @@ struct ConcurrencyTests {
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<16 {
                     group.addTask {
-                        try await server.send(.patch, "/tables/todo/a", json: "{\"n\":\(index)}", headers: ["If-Match": etag]).status
+                        try await server.send(
+                            .patch, "/tables/todo/a", json: "{\"n\":\(index)}", headers: ["If-Match": etag]
+                        ).status
                     }
                 }
                 var all: [Int] = []

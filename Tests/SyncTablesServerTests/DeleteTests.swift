@@ -43,7 +43,8 @@ struct DeleteTests {
     func currentIfMatchDeletes() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a"}"#)
-            let response = try await server.send(.delete, "/tables/todo/a", headers: ["If-Match": "\"\(stored.string("version")!)\""])
+            let response = try await server.send(
+                .delete, "/tables/todo/a", headers: ["If-Match": "\"\(stored.string("version")!)\""])
             #expect(response.status == 200)
         }
     }

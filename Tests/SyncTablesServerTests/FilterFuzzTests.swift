@@ -94,7 +94,8 @@ struct FilterFuzzTests {
             Issue.record("filter rows are not an array")
             return
         }
-        _ = try await tables.seed(table: "items", items: rows.compactMap { if case .object(let o) = $0 { o } else { nil } })
+        _ = try await tables.seed(
+            table: "items", items: rows.compactMap { if case .object(let o) = $0 { o } else { nil } })
         var mutator = FilterMutator(
             random: SeededGenerator(seed: 0x5EED),
             corpus: filterCases.map(\.filter) + invalidFilters.filter { $0.count < 1000 }
@@ -133,7 +134,8 @@ struct FilterFuzzTests {
             try await server.withConnection { connection in
                 for text in inputs {
                     let response = try await connection.send(.get, "/tables/items?$filter=\(text.queryEncoded)")
-                    #expect(response.status == 200 || response.status == 400, "\(text.debugDescription): \(response.text)")
+                    #expect(
+                        response.status == 200 || response.status == 400, "\(text.debugDescription): \(response.text)")
                 }
             }
         }

@@ -176,9 +176,11 @@ struct FilterTests {
     func rawPlusInDateOffsetIsRefused() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.post, "/__test/seed/items", json: filterRows)
-            let raw = try await server.send(.get, "/tables/items?$filter=updatedAt%20ge%20datetimeoffset'2000-01-01T00:00:00+00:00'")
+            let raw = try await server.send(
+                .get, "/tables/items?$filter=updatedAt%20ge%20datetimeoffset'2000-01-01T00:00:00+00:00'")
             #expect(raw.status == 400)
-            let encoded = try await server.send(.get, "/tables/items?$filter=updatedAt%20ge%20datetimeoffset'2000-01-01T00:00:00%2B00:00'")
+            let encoded = try await server.send(
+                .get, "/tables/items?$filter=updatedAt%20ge%20datetimeoffset'2000-01-01T00:00:00%2B00:00'")
             #expect(try encoded.ids() == ["a", "b", "c", "d", "f"])
         }
     }
@@ -209,7 +211,8 @@ struct FilterTests {
     @Test("Property names and values that look like SQL are just data")
     func injectionIsInert() async throws {
         try await ServerHarness.with { server in
-            try await server.insert("items", #"{"id":"x","weird; DROP TABLE items":"v","text":"'; DROP TABLE items; --"}"#)
+            try await server.insert(
+                "items", #"{"id":"x","weird; DROP TABLE items":"v","text":"'; DROP TABLE items; --"}"#)
             let response = try await server.send(
                 .get,
                 "/tables/items?$filter=\("text eq '''; DROP TABLE items; --'".queryEncoded)"

@@ -22,9 +22,11 @@ struct InsertTests {
         }
     }
 
-    @Test("Insert without an id, with null or with an empty id gets a generated id", arguments: [
-        #"{"text":"x"}"#, #"{"id":null,"text":"x"}"#, #"{"id":"","text":"x"}"#,
-    ])
+    @Test(
+        "Insert without an id, with null or with an empty id gets a generated id",
+        arguments: [
+            #"{"text":"x"}"#, #"{"id":null,"text":"x"}"#, #"{"id":"","text":"x"}"#,
+        ])
     func insertGeneratesMissingID(body: String) async throws {
         try await ServerHarness.with { server in
             let item = try await server.insert("todo", body)
@@ -45,9 +47,11 @@ struct InsertTests {
         }
     }
 
-    @Test("Reserved properties are refused with 400, in any letter case", arguments: [
-        "createdAt", "updatedAt", "deleted", "CREATEDAT", "UpdatedAt", "Deleted",
-    ])
+    @Test(
+        "Reserved properties are refused with 400, in any letter case",
+        arguments: [
+            "createdAt", "updatedAt", "deleted", "CREATEDAT", "UpdatedAt", "Deleted",
+        ])
     func reservedPropertyIsRefused(name: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", json: "{\"id\":\"a\",\"\(name)\":false}")
@@ -65,11 +69,14 @@ struct InsertTests {
         }
     }
 
-    @Test("Invalid ids are refused with 400", arguments: [
-        #"{"id":"   "}"#, #"{"id":"a/b"}"#, #"{"id":"a+b"}"#, #"{"id":"a?b"}"#, #"{"id":"a\"b"}"#, #"{"id":"a\\b"}"#,
-        #"{"id":"a`b"}"#, #"{"id":"."}"#, #"{"id":".."}"#, #"{"id":"a\u0001b"}"#, #"{"id":"a\u007fb"}"#,
-        #"{"id":42}"#, #"{"id":true}"#, #"{"id":{"x":1}}"#,
-    ])
+    @Test(
+        "Invalid ids are refused with 400",
+        arguments: [
+            #"{"id":"   "}"#, #"{"id":"a/b"}"#, #"{"id":"a+b"}"#, #"{"id":"a?b"}"#, #"{"id":"a\"b"}"#,
+            #"{"id":"a\\b"}"#,
+            #"{"id":"a`b"}"#, #"{"id":"."}"#, #"{"id":".."}"#, #"{"id":"a\u0001b"}"#, #"{"id":"a\u007fb"}"#,
+            #"{"id":42}"#, #"{"id":true}"#, #"{"id":{"x":1}}"#,
+        ])
     func invalidIDIsRefused(body: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", json: body)
@@ -81,8 +88,10 @@ struct InsertTests {
     @Test("A 255-character id is valid and 256 is not")
     func idLengthLimit() async throws {
         try await ServerHarness.with { server in
-            let ok = try await server.send(.post, "/tables/todo", json: "{\"id\":\"\(String(repeating: "a", count: 255))\"}")
-            let tooLong = try await server.send(.post, "/tables/todo", json: "{\"id\":\"\(String(repeating: "b", count: 256))\"}")
+            let ok = try await server.send(
+                .post, "/tables/todo", json: "{\"id\":\"\(String(repeating: "a", count: 255))\"}")
+            let tooLong = try await server.send(
+                .post, "/tables/todo", json: "{\"id\":\"\(String(repeating: "b", count: 256))\"}")
             #expect(ok.status == 201)
             #expect(tooLong.status == 400)
         }

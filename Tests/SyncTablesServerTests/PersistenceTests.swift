@@ -8,7 +8,8 @@ import Testing
 struct PersistenceTests {
     @Test("Rows written to a database file survive a restart, and versions keep changing")
     func rowsSurviveRestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sync-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("server.sqlite").path

@@ -35,7 +35,9 @@ struct ProtocolVersionTests {
         }
     }
 
-    @Test("Wrong versions are refused with 400", arguments: ["1.0.0", "3.0.0", "2.1.0", "2.0", "2.0.x", "2.0.0.1", "v2.0.0", ""])
+    @Test(
+        "Wrong versions are refused with 400",
+        arguments: ["1.0.0", "3.0.0", "2.1.0", "2.0", "2.0.x", "2.0.0.1", "v2.0.0", ""])
     func wrongVersionIsRefused(version: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo", apiVersion: version)

@@ -9,7 +9,8 @@ struct QueryTests {
     private func seedRows(_ server: ServerHarness, count: Int, table: String = "todo") async throws {
         let items: [JSONObject] = (0..<count).map { index in
             JSONObject([
-                "id": .string(String(format: "r%02d", index)), "n": .integer(Int64(index)), "text": .string("t\(index % 3)"),
+                "id": .string(String(format: "r%02d", index)), "n": .integer(Int64(index)),
+                "text": .string("t\(index % 3)"),
             ])
         }
         try await server.controls.seed(table: table, items: items)
@@ -34,7 +35,8 @@ struct QueryTests {
             let response = try await server.send(.get, "/tables/todo?$top=10&$skip=0&__includeDeleted=true")
             #expect(try response.ids() == ["r00", "r01", "r02", "r03", "r04"])
             let link = try #require(response.header("Link"))
-            #expect(link == "http://127.0.0.1:\(server.port)/tables/todo?__includeDeleted=true&$top=5&$skip=5; rel=next")
+            #expect(
+                link == "http://127.0.0.1:\(server.port)/tables/todo?__includeDeleted=true&$top=5&$skip=5; rel=next")
             #expect(!link.contains("<"))
         }
     }
@@ -148,7 +150,8 @@ struct QueryTests {
             let items = try await server.send(.get, "/tables/todo?$select=n").objects()
             #expect(
                 items == [
-                    JSONObject(["id": .string("r00"), "n": .integer(0)]), JSONObject(["id": .string("r01"), "n": .integer(1)]),
+                    JSONObject(["id": .string("r00"), "n": .integer(0)]),
+                    JSONObject(["id": .string("r01"), "n": .integer(1)]),
                 ]
             )
             let two = try await server.send(.get, "/tables/todo?$select=text,%20n").objects()

@@ -79,7 +79,8 @@ struct TestControlTests {
     @Test("Faults match by method and exact path unless a prefix is asked for")
     func faultMatching() async throws {
         try await ServerHarness.with { server in
-            try await server.controls.addFault(FaultRule(method: "DELETE", path: "/tables/todo/a", action: .respond(status: 503)))
+            try await server.controls.addFault(
+                FaultRule(method: "DELETE", path: "/tables/todo/a", action: .respond(status: 503)))
             #expect(try await server.send(.get, "/tables/todo/a").status == 404)
             #expect(try await server.send(.delete, "/tables/todo/ab").status == 404)
             #expect(try await server.send(.delete, "/tables/todo/a").status == 503)
@@ -111,7 +112,8 @@ struct TestControlTests {
     func requestLogRecordsWireTraffic() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
-            _ = try await server.send(.patch, "/tables/todo/a", json: #"{"n":1}"#, headers: ["If-Match": "\"v1\"", "X-ZUMO-FEATURES": "OL"])
+            _ = try await server.send(
+                .patch, "/tables/todo/a", json: #"{"n":1}"#, headers: ["If-Match": "\"v1\"", "X-ZUMO-FEATURES": "OL"])
             _ = try await server.send(.get, "/tables/todo?$filter=(n%20eq%201)&$top=50&__includeDeleted=true")
             let log = try await server.controls.requests()
             #expect(log.map(\.method) == ["POST", "PATCH", "GET"])

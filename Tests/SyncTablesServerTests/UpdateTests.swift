@@ -25,7 +25,8 @@ struct UpdateTests {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let etag = "\"\(stored.string("version")!)\""
-            let response = try await server.send(.patch, "/tables/todo/a", json: #"{"n":2}"#, headers: ["If-Match": etag])
+            let response = try await server.send(
+                .patch, "/tables/todo/a", json: #"{"n":2}"#, headers: ["If-Match": etag])
             #expect(response.status == 200)
         }
     }
@@ -34,7 +35,8 @@ struct UpdateTests {
     func staleIfMatchIs412() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
-            let response = try await server.send(.patch, "/tables/todo/a", json: #"{"n":2}"#, headers: ["If-Match": "\"stale\""])
+            let response = try await server.send(
+                .patch, "/tables/todo/a", json: #"{"n":2}"#, headers: ["If-Match": "\"stale\""])
             #expect(response.status == 412)
             #expect(try response.object() == stored)
             #expect(response.header("ETag") == "\"\(stored.string("version")!)\"")
@@ -46,7 +48,8 @@ struct UpdateTests {
     func unquotedAndStarIfMatch() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
-            let bare = try await server.send(.patch, "/tables/todo/a", json: #"{"n":2}"#, headers: ["If-Match": stored.string("version")!])
+            let bare = try await server.send(
+                .patch, "/tables/todo/a", json: #"{"n":2}"#, headers: ["If-Match": stored.string("version")!])
             #expect(bare.status == 200)
             let star = try await server.send(.patch, "/tables/todo/a", json: #"{"n":3}"#, headers: ["If-Match": "*"])
             #expect(star.status == 200)
@@ -57,8 +60,10 @@ struct UpdateTests {
     func escapedQuotesInIfMatch() async throws {
         try await ServerHarness.with { server in
             let controls = try server.controls
-            try await controls.seed(table: "todo", items: [JSONObject(["id": .string("a"), "version": .string("v\"1")])])
-            let ok = try await server.send(.patch, "/tables/todo/a", json: #"{"n":1}"#, headers: ["If-Match": #""v\"1""#])
+            try await controls.seed(
+                table: "todo", items: [JSONObject(["id": .string("a"), "version": .string("v\"1")])])
+            let ok = try await server.send(
+                .patch, "/tables/todo/a", json: #"{"n":1}"#, headers: ["If-Match": #""v\"1""#])
             #expect(ok.status == 200)
         }
     }
@@ -66,7 +71,8 @@ struct UpdateTests {
     @Test("If-Match on a missing row gets 404")
     func ifMatchOnMissingRowIs404() async throws {
         try await ServerHarness.with { server in
-            let response = try await server.send(.patch, "/tables/todo/nope", json: #"{"n":2}"#, headers: ["If-Match": "*"])
+            let response = try await server.send(
+                .patch, "/tables/todo/nope", json: #"{"n":2}"#, headers: ["If-Match": "*"])
             #expect(response.status == 404)
             #expect(try response.errorMessage() == "The item does not exist")
         }
@@ -116,7 +122,8 @@ struct UpdateTests {
     func patchRefusesReservedProperties() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
-            let response = try await server.send(.patch, "/tables/todo/a", json: #"{"UPDATEDAT":"2000-01-01T00:00:00Z"}"#)
+            let response = try await server.send(
+                .patch, "/tables/todo/a", json: #"{"UPDATEDAT":"2000-01-01T00:00:00Z"}"#)
             #expect(response.status == 400)
         }
     }

@@ -87,7 +87,9 @@ struct SyncResponder: HTTPResponder {
         if let token = configuration.authToken {
             try Authorization.check(request, token: token)
         }
-        let components = try path.split(separator: "/", omittingEmptySubsequences: true).map { component throws(ServerError) in try QueryString.percentDecode(component) }
+        let components = try path.split(separator: "/", omittingEmptySubsequences: true).map {
+            component throws(ServerError) in try QueryString.percentDecode(component)
+        }
         guard components.first == "tables", (2...3).contains(components.count) else {
             throw ServerError(.notFound, "Not found: \(path)")
         }

@@ -40,7 +40,8 @@ struct TableRoutes {
     }
 
     /// `/tables/{table}/{id}`: GET looks up, PATCH merges, DELETE deletes, POST undeletes.
-    func item(_ request: Request, table: String, id: String, query: QueryString, body: [UInt8]) async throws -> Response {
+    func item(_ request: Request, table: String, id: String, query: QueryString, body: [UInt8]) async throws -> Response
+    {
         let precondition = request.headers[.ifMatch].map(ETag.precondition(fromIfMatch:))
         switch request.method {
         case .get:

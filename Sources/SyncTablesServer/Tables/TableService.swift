@@ -138,7 +138,8 @@ struct TableService: Sendable {
             filter = filter.map { .and($0, notDeleted) } ?? notDeleted
         }
         let take = min(pageSize, options.top)
-        let query = StoreQuery(table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
+        let query = StoreQuery(
+            table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
         var items = try await store.read(query)
         let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
         if let select = options.select {

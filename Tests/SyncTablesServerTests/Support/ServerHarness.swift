@@ -179,3 +179,27 @@ extension JSONObject {
         return nil
     }
 }
+
+/// A client for a server started outside the test process (the `sync-server` executable).
+struct ServerHarnessClient {
+    let port: Int
+
+    init(port: Int) async throws {
+        self.port = port
+    }
+
+    /// POSTs JSON with the protocol version header and returns the status.
+    func post(_ path: String, _ json: String) async throws -> Int {
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+        client.connect()
+        defer { Task { try? await client.shutdown() } }
+        let request = TestClient.Request(
+            path,
+            method: .post,
+            authority: "127.0.0.1:\(port)",
+            headers: [HTTPField.Name("ZUMO-API-VERSION")!: "2.0.0", .contentType: "application/json"],
+            body: ByteBuffer(string: json)
+        )
+        return Int(try await client.execute(request).status.code)
+    }
+}
