@@ -1,10 +1,10 @@
 /// An HTTP request method, such as `GET` or `PATCH`.
 ///
 /// ```swift
-/// let method: HTTPMethod = .patch
+/// let method: TransportMethod = .patch
 /// print(method.rawValue)  // "PATCH"
 /// ```
-public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct TransportMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The method token as sent on the request line (upper case for the standard methods).
     public let rawValue: String
 
@@ -14,17 +14,17 @@ public struct HTTPMethod: RawRepresentable, Sendable, Hashable, CustomStringConv
     }
 
     /// `GET`: read a resource.
-    public static let get = HTTPMethod(rawValue: "GET")
+    public static let get = TransportMethod(rawValue: "GET")
     /// `HEAD`: read a resource's headers only.
-    public static let head = HTTPMethod(rawValue: "HEAD")
+    public static let head = TransportMethod(rawValue: "HEAD")
     /// `POST`: create a resource (or undelete one, in the table protocol).
-    public static let post = HTTPMethod(rawValue: "POST")
+    public static let post = TransportMethod(rawValue: "POST")
     /// `PUT`: replace a resource.
-    public static let put = HTTPMethod(rawValue: "PUT")
+    public static let put = TransportMethod(rawValue: "PUT")
     /// `PATCH`: merge changes into a resource.
-    public static let patch = HTTPMethod(rawValue: "PATCH")
+    public static let patch = TransportMethod(rawValue: "PATCH")
     /// `DELETE`: remove a resource.
-    public static let delete = HTTPMethod(rawValue: "DELETE")
+    public static let delete = TransportMethod(rawValue: "DELETE")
 
     /// The method token.
     public var description: String { rawValue }

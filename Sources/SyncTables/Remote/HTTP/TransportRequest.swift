@@ -3,16 +3,16 @@ import Foundation
 /// One HTTP request as a transport sends it: method, absolute URL, headers, optional body and a time limit.
 ///
 /// ```swift
-/// let request = HTTPRequest(method: .get, url: URL(string: "http://127.0.0.1:8080/tables/todo")!)
+/// let request = TransportRequest(method: .get, url: URL(string: "http://127.0.0.1:8080/tables/todo")!)
 /// let response = try await transport.send(request)
 /// ```
-public struct HTTPRequest: Sendable, Hashable {
+public struct TransportRequest: Sendable, Hashable {
     /// The request method.
-    public var method: HTTPMethod
+    public var method: TransportMethod
     /// The absolute `http` or `https` URL, already percent-encoded.
     public var url: URL
     /// The header fields, in order.
-    public var headers: HTTPHeaders
+    public var headers: TransportHeaders
     /// The body bytes, or `nil` for a request without a body (an empty array sends `Content-Length: 0`).
     public var body: [UInt8]?
     /// The longest the whole exchange may take, connecting included, before it fails with
@@ -21,9 +21,9 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(
-        method: HTTPMethod,
+        method: TransportMethod,
         url: URL,
-        headers: HTTPHeaders = [:],
+        headers: TransportHeaders = [:],
         body: [UInt8]? = nil,
         timeout: Duration = .seconds(30)
     ) {

@@ -3,11 +3,11 @@
 /// Order is kept as written, names keep their spelling, and a name may repeat.
 ///
 /// ```swift
-/// var headers: HTTPHeaders = ["Content-Type": "application/json"]
+/// var headers: TransportHeaders = ["Content-Type": "application/json"]
 /// headers["if-match"] = "\"v1\""
 /// headers["CONTENT-TYPE"]  // "application/json"
 /// ```
-public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct TransportHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field: its name as written and its value.
     public struct Field: Sendable, Hashable {
         /// The name, spelled as written.

@@ -4,16 +4,16 @@
 /// let response = try await transport.send(request)
 /// if response.status == 201, let tag = response.headers["ETag"] { print(tag) }
 /// ```
-public struct HTTPResponse: Sendable, Hashable {
+public struct TransportResponse: Sendable, Hashable {
     /// The status code, for example `200`.
     public var status: Int
     /// The header fields, in the order received when the transport knows it.
-    public var headers: HTTPHeaders
+    public var headers: TransportHeaders
     /// The body bytes (empty when there is none).
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    public init(status: Int, headers: TransportHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
