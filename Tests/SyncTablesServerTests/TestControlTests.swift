@@ -144,6 +144,7 @@ struct TestControlTests {
             #expect(patch.header("if-match") == "\"v1\"")
             #expect(patch.header("X-ZUMO-FEATURES") == "OL")
             #expect(patch.header("zumo-api-version") == "2.0.0")
+            #expect(patch.header("Host") == "127.0.0.1:\(server.port)")
             #expect(patch.body == #"{"n":1}"#)
             let query = log[2]
             #expect(query.rawQuery == "$filter=(n%20eq%201)&$top=50&__includeDeleted=true")

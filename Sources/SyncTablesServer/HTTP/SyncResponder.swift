@@ -107,6 +107,8 @@ struct SyncResponder: HTTPResponder {
 
     private static func record(_ request: Request, query: QueryString, body: [UInt8]) -> RecordedRequest {
         var headers: [String: String] = [:]
+        // HTTP/1 `Host` arrives as the request's authority, not as a header field.
+        if let authority = request.head.authority { headers["host"] = authority }
         for field in request.headers {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
