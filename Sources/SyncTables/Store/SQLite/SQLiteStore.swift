@@ -40,7 +40,7 @@ public actor SQLiteStore: LocalStore {
     ) throws {
         let storage = try Self.openStorage(path: path, configuration: configuration, prepare: prepareConnection)
         self.storage = storage
-        self.executor = SerialThreadExecutor(name: "SyncTables.SQLiteStore")
+        self.executor = SerialThreadExecutor(name: "SyncTablesStore")
     }
 
     /// A store in a private in-memory database, gone when the store is released.

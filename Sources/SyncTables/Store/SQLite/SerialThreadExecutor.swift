@@ -4,21 +4,28 @@ import Foundation
 /// thread of Swift's shared cooperative pool.
 ///
 /// Jobs run in the order they were enqueued. ``shutdown()`` lets the thread finish the queued jobs and exit.
-final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
+package final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
     // Guarded by `condition`.
     private var jobs: [UnownedJob] = []
     private var isShuttingDown = false
     private let condition = NSCondition()
 
-    /// Starts the thread; `name` shows up in debuggers and crash logs.
-    init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
+    /// The `threadDictionary` key under which an executor thread records its name.
+    package static let threadMarkerKey = "SyncTables.SerialThreadExecutor"
+
+    /// Starts the thread; `name` (at most 15 bytes, a Linux limit) shows up in debuggers and crash logs.
+    package init(name: String) {
+        let thread = Thread { [self] in
+            Thread.current.name = name
+            // Linux Foundation may keep the creating thread's name, so the thread also carries a marker.
+            Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] = name
+            run()
+        }
         thread.qualityOfService = .userInitiated
         thread.start()
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -26,12 +33,12 @@ final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
     /// Lets the thread exit once every queued job has run.
-    func shutdown() {
+    package func shutdown() {
         condition.lock()
         isShuttingDown = true
         condition.signal()
