@@ -114,7 +114,7 @@ final class SQLiteStorage {
                 statement.reset()
                 statement.clearBindings()
                 try statement.bind(id, at: 1)
-                try statement.bind(StoreCoding.canonicalJSONText(item), at: 2)
+                try statement.bind(utf8: StoreCoding.canonicalJSONBytes(item), at: 2)
                 for (property, value) in item.properties where property != "id" {
                     guard let column = table.column(for: property) else { continue }
                     let projected = Projection.project(value, isDate: table.isDate(property))
