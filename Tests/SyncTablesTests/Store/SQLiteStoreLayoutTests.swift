@@ -80,3 +80,17 @@ import Testing
         }
     }
 }
+
+/// Running under the store's preferred task executor keeps the caller on the store's thread.
+@Test func codeUnderThePreferredTaskExecutorRunsOnTheStoresThread() async throws {
+    let store = try SQLiteStore.inMemory()
+    let executor = try #require(store.preferredTaskExecutor)
+    let marker = await withTaskExecutorPreference(executor) { currentThreadMarker() }
+    #expect(marker == "SyncTablesStore")
+    #expect(MemoryStore().preferredTaskExecutor == nil)
+}
+
+/// The executor marker of the thread this runs on (a synchronous function, as `Thread.current` must be).
+private func currentThreadMarker() -> String? {
+    Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] as? String
+}

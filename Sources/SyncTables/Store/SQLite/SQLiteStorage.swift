@@ -85,44 +85,60 @@ final class SQLiteStorage {
 
     func upsert(table name: String, items: [JSONObject]) throws {
         var table = try catalog.table(named: name)
-        // Every id is checked before anything is written, so a bad item leaves the table untouched.
-        var ids: [String] = []
-        ids.reserveCapacity(items.count)
-        var newProperties: [String] = []
-        var seen = Set<String>()
-        for item in items {
-            ids.append(try ItemKey.id(of: item, table: name))
-            for property in item.properties.keys
-            where property != "id" && table.column(for: property) == nil && seen.insert(property).inserted {
-                newProperties.append(property)
-            }
-        }
         guard !items.isEmpty else { return }
+        // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
+        // before it too, so a refused batch leaves the table untouched.
         try atomically {
-            if !newProperties.isEmpty {
-                try catalog.addColumns(newProperties, to: table.key, in: database)
-                table = try catalog.table(named: name)
-            }
-            guard table.orderedColumns.count + 2 <= Self.parameterLimit else {
-                throw StoreError.invalidQuery(
-                    message: "table \(name) has \(table.orderedColumns.count) properties; at most "
-                        + "\(Self.parameterLimit - 2) are supported")
-            }
-            let statement = try database.cachedStatement(table.upsertSQL)
+            var statement = try upsertStatement(table)
             defer { statement.reset() }
-            for (item, id) in zip(items, ids) {
-                statement.reset()
-                statement.clearBindings()
-                try statement.bind(id, at: 1)
-                try statement.bind(utf8: StoreCoding.canonicalJSONBytes(item), at: 2)
-                for (property, value) in item.properties where property != "id" {
-                    guard let column = table.column(for: property) else { continue }
-                    let projected = Projection.project(value, isDate: table.isDate(property))
-                    try statement.bind(projected.sqliteValue, at: column.parameter)
+            for item in items {
+                let id = try ItemKey.id(of: item, table: name)
+                let json = StoreCoding.canonicalJSONBytes(item)
+                if case .missing(let properties) = try bind(item, id: id, json: json, to: statement, table: table) {
+                    // New properties: add their columns, then bind the item again with the wider statement.
+                    try catalog.addColumns(properties, to: table.key, in: database)
+                    table = try catalog.table(named: name)
+                    statement = try upsertStatement(table)
+                    _ = try bind(item, id: id, json: json, to: statement, table: table)
                 }
                 try statement.run()
             }
         }
+    }
+
+    private enum Binding {
+        case bound
+        case missing([String])
+    }
+
+    /// Binds one item to the upsert statement, or reports the properties that have no column yet.
+    private func bind(_ item: JSONObject, id: String, json: [UInt8], to statement: Statement, table: SQLiteTableState)
+        throws -> Binding
+    {
+        statement.reset()
+        statement.clearBindings()
+        try statement.bind(id, at: 1)
+        try statement.bind(utf8: json, at: 2)
+        var missing: [String] = []
+        for (property, value) in item.properties where property != "id" {
+            guard let column = table.column(for: property) else {
+                missing.append(property)
+                continue
+            }
+            if missing.isEmpty {
+                try statement.bind(Projection.project(value, isDate: column.isDate).sqliteValue, at: column.parameter)
+            }
+        }
+        return missing.isEmpty ? .bound : .missing(missing)
+    }
+
+    private func upsertStatement(_ table: SQLiteTableState) throws -> Statement {
+        guard table.orderedColumns.count + 2 <= Self.parameterLimit else {
+            throw StoreError.invalidQuery(
+                message: "table \(table.definition.name) has \(table.orderedColumns.count) properties; at most "
+                    + "\(Self.parameterLimit - 2) are supported")
+        }
+        return try database.cachedStatement(table.upsertSQL)
     }
 
     func delete(table name: String, ids: [String]) throws -> Int {

@@ -22,6 +22,11 @@ public actor SQLiteStore: LocalStore {
         executor.asUnownedSerialExecutor()
     }
 
+    /// The store's own thread as a task executor; see ``LocalStore/preferredTaskExecutor``.
+    public nonisolated var preferredTaskExecutor: (any TaskExecutor)? {
+        executor
+    }
+
     /// Opens the database file at `path`, creating it (and its tables) when needed.
     ///
     /// Throws ``StoreError/corrupt(message:)`` for a file that is not a database or is damaged (the file is

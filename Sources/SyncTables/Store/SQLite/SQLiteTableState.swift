@@ -7,10 +7,19 @@ struct SQLiteTableState: Sendable {
         let name: String
         /// The parameter index of this column in the table's upsert statement.
         let parameter: Int32
+        /// `true` when the property is a date property (its ISO-8601 strings are stored as ticks).
+        var isDate: Bool
     }
 
     /// The definition as merged over every `defineTable` call.
-    var definition: TableDefinition
+    var definition: TableDefinition {
+        didSet {
+            let dates = definition.dateProperties
+            for property in Array(columns.keys) {
+                columns[property]?.isDate = FilterPreparation.isDateProperty(property, dates)
+            }
+        }
+    }
     /// The case-insensitive key (see ``TableName``).
     let key: String
     /// Projected columns by property name, in creation order through `parameter`.
@@ -39,7 +48,7 @@ struct SQLiteTableState: Sendable {
     /// Records a column loaded from the catalog or just added.
     mutating func addColumn(property: String, number: Int) {
         lastColumnNumber = max(lastColumnNumber, number)
-        columns[property] = Column(name: "c\(number)", parameter: Int32(columns.count + 3))
+        columns[property] = Column(name: "c\(number)", parameter: Int32(columns.count + 3), isDate: isDate(property))
     }
 
     /// Columns in parameter order.

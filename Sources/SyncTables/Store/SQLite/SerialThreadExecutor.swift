@@ -4,7 +4,7 @@ import Foundation
 /// thread of Swift's shared cooperative pool.
 ///
 /// Jobs run in the order they were enqueued. ``shutdown()`` lets the thread finish the queued jobs and exit.
-package final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
+package final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
     // Guarded by `condition`.
     private var jobs: [UnownedJob] = []
     private var isShuttingDown = false
@@ -37,6 +37,10 @@ package final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    package func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
     /// Lets the thread exit once every queued job has run.
     package func shutdown() {
         condition.lock()
@@ -45,10 +49,22 @@ package final class SerialThreadExecutor: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// How many times the idle thread yields and looks for work before it sleeps on the condition.
+    private static let pollsBeforeSleeping = 100
+
     private func run() {
         var batch: [UnownedJob] = []
         while true {
             condition.lock()
+            if jobs.isEmpty && !isShuttingDown {
+                // A caller usually sends its next call within microseconds of the previous answer: poll
+                // briefly before sleeping, so back-to-back calls skip a full thread wake-up.
+                for _ in 0..<Self.pollsBeforeSleeping where jobs.isEmpty && !isShuttingDown {
+                    condition.unlock()
+                    sched_yield()
+                    condition.lock()
+                }
+            }
             while jobs.isEmpty && !isShuttingDown { condition.wait() }
             if jobs.isEmpty && isShuttingDown {
                 condition.unlock()
