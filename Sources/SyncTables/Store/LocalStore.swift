@@ -15,7 +15,7 @@
 /// try await store.write { tx in
 ///     try tx.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]])
 /// }
-/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .property("complete") == false))
+/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .comparison(.equal, .property("complete"), .value(false))))
 /// ```
 public protocol LocalStore: Sendable {
     /// Creates the table if it does not exist, or extends it (new indexes, date properties); never drops data.

@@ -11,7 +11,7 @@ import SyncTablesSQLite
 /// let store = try SQLiteStore(path: "todo.sqlite")
 /// try await store.defineTable(TableDefinition(name: "TodoItem", indexes: [["complete"]]))
 /// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
-/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .property("complete") == false))
+/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .comparison(.equal, .property("complete"), .value(false))))
 /// ```
 public actor SQLiteStore: LocalStore {
     private let executor: SerialThreadExecutor
