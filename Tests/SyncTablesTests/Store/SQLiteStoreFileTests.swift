@@ -156,4 +156,22 @@ import Testing
             return message.contains("newer")
         }
     }
+
+    @Test func aRowWhoseJSONWasDamagedOutsideTheStoreThrowsInvalidStoredData() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        try await store.defineTable(TableDefinition(name: "T"))
+        try await store.write { try $0.upsert(table: "T", items: [JSONObject(["id": .string("a")])]) }
+        let other = try Database(path: path)
+        try other.execute("UPDATE T SET _json = '{not json' WHERE id = 'a'")
+        try other.close()
+
+        await #expect {
+            _ = try await store.lookup(table: "T", id: "a")
+        } throws: { error in
+            guard case StoreError.invalidStoredData(let table, let id, _) = error else { return false }
+            return table == "T" && id == "a"
+        }
+    }
 }
