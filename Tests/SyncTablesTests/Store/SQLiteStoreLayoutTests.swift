@@ -94,3 +94,12 @@ import Testing
 private func currentThreadMarker() -> String? {
     Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] as? String
 }
+
+/// Inside a write body the caller may rely on being isolated to the store (the runtime can check it).
+@Test func aWriteBodyIsIsolatedToTheStore() async throws {
+    let store = try SQLiteStore.inMemory()
+    let isolated = try await store.write { _ in
+        store.assumeIsolated { _ in true }
+    }
+    #expect(isolated)
+}

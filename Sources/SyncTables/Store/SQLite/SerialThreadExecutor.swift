@@ -12,6 +12,7 @@ package final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @uncheck
 
     /// The `threadDictionary` key under which an executor thread records its name.
     package static let threadMarkerKey = "SyncTables.SerialThreadExecutor"
+    private static let identityKey = "SyncTables.SerialThreadExecutor.identity"
 
     /// Starts the thread; `name` (at most 15 bytes, a Linux limit) shows up in debuggers and crash logs.
     package init(name: String) {
@@ -19,6 +20,7 @@ package final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @uncheck
             Thread.current.name = name
             // Linux Foundation may keep the creating thread's name, so the thread also carries a marker.
             Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] = name
+            Thread.current.threadDictionary[SerialThreadExecutor.identityKey] = ObjectIdentifier(self)
             run()
         }
         thread.qualityOfService = .userInitiated
@@ -31,6 +33,17 @@ package final class SerialThreadExecutor: SerialExecutor, TaskExecutor, @uncheck
         jobs.append(job)
         condition.signal()
         condition.unlock()
+    }
+
+    /// Stops the process when called off this executor's thread (the runtime's check behind
+    /// `assumeIsolated` for actors running here).
+    package func checkIsolated() {
+        precondition(isCurrentThread, "expected to run on the thread of this SerialThreadExecutor")
+    }
+
+    /// `true` on this executor's own thread.
+    package var isCurrentThread: Bool {
+        Thread.current.threadDictionary[Self.identityKey] as? ObjectIdentifier == ObjectIdentifier(self)
     }
 
     package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
