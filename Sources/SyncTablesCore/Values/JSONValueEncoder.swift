@@ -55,15 +55,41 @@ enum EncodedNode {
     var value: JSONValue {
         switch self {
         case .value(let value): value
-        case .object(let builder): .object(JSONObject(builder.members.mapValues(\.value)))
+        case .object(let builder): .object(builder.object)
         case .array(let builder): .array(builder.elements.map(\.value))
         case .deferred(let encoder): encoder.node?.value ?? .object(JSONObject())
         }
     }
 }
 
+/// An object under construction: finished values, plus containers still being filled.
+///
+/// Keeping finished values in their final dictionary avoids rebuilding it when encoding ends, which is
+/// the whole cost for flat items.
 final class ObjectBuilder {
-    var members: [String: EncodedNode] = [:]
+    private var values: [String: JSONValue] = [:]
+    private var pending: [String: EncodedNode] = [:]
+
+    func set(_ value: JSONValue, for key: String) {
+        values[key] = value
+        if !pending.isEmpty { pending[key] = nil }
+    }
+
+    func set(_ node: EncodedNode, for key: String) {
+        if case .value(let value) = node {
+            set(value, for: key)
+        } else {
+            pending[key] = node
+            values[key] = nil
+        }
+    }
+
+    var object: JSONObject {
+        guard !pending.isEmpty else { return JSONObject(values) }
+        var properties = values
+        for (key, node) in pending { properties[key] = node.value }
+        return JSONObject(properties)
+    }
 }
 
 final class ArrayBuilder {
