@@ -99,6 +99,19 @@ struct TimestampTests {
         #expect(Timestamp(date: Date(timeIntervalSince1970: 0)) == .epoch)
     }
 
+    @Test func convertsExtremeAndInvalidDatesWithoutTrapping() {
+        #expect(
+            Timestamp(date: Date(timeIntervalSinceReferenceDate: .nan)).date == Date(timeIntervalSinceReferenceDate: 0))
+        #expect(Timestamp(date: Date(timeIntervalSinceReferenceDate: .infinity)) > Timestamp(date: .distantFuture))
+        #expect(Timestamp(date: Date(timeIntervalSinceReferenceDate: -.infinity)) < Timestamp(date: .distantPast))
+        #expect(Timestamp(date: .distantFuture).iso8601 == "4001-01-01T00:00:00.000Z")
+    }
+
+    @Test func formatsTicksFarOutsideTheCalendarRangeWithoutTrapping() {
+        #expect(Timestamp(ticks: .max).iso8601.hasSuffix("Z"))
+        #expect(Timestamp(ticks: .min).iso8601.hasPrefix("-"))
+    }
+
     @Test func codesAsItsCanonicalString() throws {
         let timestamp = Timestamp(ticks: 1_234_567)
         let value = try JSONValueEncoder().encode(timestamp)
