@@ -20,12 +20,6 @@ extension Timestamp {
         guard let timestamp = try? Timestamp(iso8601: text) else { return nil }
         self = timestamp
     }
-
-    /// Parses ISO-8601 UTF-8 bytes like ``init(iso8601:)``, or returns `nil`; avoids building a `String`.
-    init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
-        guard let ticks = try? ISO8601Reader(text: "", bytes: bytes).ticks() else { return nil }
-        self.init(ticks: ticks)
-    }
 }
 
 /// Reads the fixed-position fields of an ISO-8601 date-time.

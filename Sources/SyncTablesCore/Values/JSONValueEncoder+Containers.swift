@@ -36,7 +36,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == Date.self, codingPath.isEmpty {
+        if T.self == Date.self || T.self == Timestamp.self, codingPath.isEmpty {
             encoder.state.dateKeys.insert(key.stringValue)
         }
         builder.set(try encoder.box(value, at: path(key)), for: key.stringValue)

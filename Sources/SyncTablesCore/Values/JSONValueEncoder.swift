@@ -22,8 +22,8 @@ public struct JSONValueEncoder: Sendable {
         try encodeWithDateKeys(value).value
     }
 
-    /// Encodes a value and reports which top-level properties held a `Date` (including `Date?` that
-    /// were present), so a store can declare them as date properties of a typed table.
+    /// Encodes a value and reports which top-level properties held a `Date` or a ``Timestamp`` (including
+    /// optionals that were present), so a store can declare them as date properties of a typed table.
     ///
     /// ```swift
     /// let (value, dateKeys) = try JSONValueEncoder().encodeWithDateKeys(item)  // dateKeys: ["dueAt"]
