@@ -42,6 +42,26 @@ struct BadInputTests {
         }
     }
 
+    @Test("Deeply nested JSON is refused with 400, not a crash")
+    func deeplyNestedJSONIsRefused() async throws {
+        try await ServerHarness.with({ $0.maxBodySize = 1_000_000 }) { server in
+            let body =
+                "{\"id\":\"a\",\"x\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+                + "}"
+            let response = try await server.send(.post, "/tables/todo", json: body)
+            #expect(response.status == 400)
+            #expect(try response.errorMessage()?.hasPrefix("The request body is not valid JSON") == true)
+        }
+    }
+
+    @Test("A JSON object with a repeated property name is refused with 400")
+    func duplicateKeysAreRefused() async throws {
+        try await ServerHarness.with { server in
+            let response = try await server.send(.post, "/tables/todo", json: #"{"id":"a","id":"b"}"#)
+            #expect(response.status == 400)
+        }
+    }
+
     @Test("An empty insert body gets 400")
     func emptyBodyIsRefused() async throws {
         try await ServerHarness.with { server in

@@ -130,6 +130,29 @@ struct DeleteTests {
         }
     }
 
+    @Test("Inserting the id of a soft-deleted row gets 409 with the tombstone")
+    func insertOverTombstoneConflicts() async throws {
+        try await softDeleteServer { server in
+            try await server.insert("todo", #"{"id":"a"}"#)
+            _ = try await server.send(.delete, "/tables/todo/a")
+            let response = try await server.send(.post, "/tables/todo", json: #"{"id":"a"}"#)
+            #expect(response.status == 409)
+            #expect(try response.object()["deleted"] == .bool(true))
+        }
+    }
+
+    @Test("A $filter and the soft-delete exclusion combine")
+    func filterExcludesDeleted() async throws {
+        try await softDeleteServer { server in
+            try await server.insert("todo", #"{"id":"a","n":1}"#)
+            try await server.insert("todo", #"{"id":"b","n":1}"#)
+            _ = try await server.send(.delete, "/tables/todo/a")
+            #expect(try await server.send(.get, "/tables/todo?$filter=n%20eq%201").ids() == ["b"])
+            let all = try await server.send(.get, "/tables/todo?$filter=n%20eq%201&__includeDeleted=true")
+            #expect(try all.ids() == ["a", "b"])
+        }
+    }
+
     @Test("Undelete on a table without soft delete gets 405")
     func undeleteWithoutSoftDeleteIs405() async throws {
         try await ServerHarness.with { server in

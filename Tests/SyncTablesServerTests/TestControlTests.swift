@@ -51,6 +51,28 @@ struct TestControlTests {
         }
     }
 
+    @Test("Dropped requests are still recorded in the request log")
+    func droppedRequestsAreLogged() async throws {
+        try await ServerHarness.with { server in
+            try await server.controls.addFault(FaultRule(method: "POST", path: "/tables/todo", action: .dropConnection))
+            _ = try? await server.send(.post, "/tables/todo", json: #"{"id":"a"}"#)
+            let log = try await server.controls.requests()
+            #expect(log.map(\.method) == ["POST"])
+            #expect(log.first?.body == #"{"id":"a"}"#)
+        }
+    }
+
+    @Test("Seeding over HTTP refuses bodies that are not arrays of objects with valid ids")
+    func invalidSeedIsRefused() async throws {
+        try await ServerHarness.with { server in
+            for body in [#"{"id":"a"}"#, "[1]", #"[{"text":"no id"}]"#, #"[{"id":"a/b"}]"#, "["] {
+                let response = try await server.send(.post, "/__test/seed/todo", json: body)
+                #expect(response.status == 400, "\(body)")
+            }
+            #expect(try await server.send(.post, "/__test/seed/bad-name", json: "[]").status == 400)
+        }
+    }
+
     @Test("A lost response applies the write but the client sees a connection error")
     func lostResponseAppliesWrite() async throws {
         try await ServerHarness.with { server in
@@ -122,6 +144,7 @@ struct TestControlTests {
             #expect(patch.header("if-match") == "\"v1\"")
             #expect(patch.header("X-ZUMO-FEATURES") == "OL")
             #expect(patch.header("zumo-api-version") == "2.0.0")
+            #expect(patch.header("Host") == "127.0.0.1:\(server.port)")
             #expect(patch.body == #"{"n":1}"#)
             let query = log[2]
             #expect(query.rawQuery == "$filter=(n%20eq%201)&$top=50&__includeDeleted=true")

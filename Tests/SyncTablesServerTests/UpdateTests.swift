@@ -135,4 +135,20 @@ struct UpdateTests {
             #expect(try await server.send(.patch, "/tables/todo/a", json: "[1]").status == 400)
         }
     }
+
+    @Test("When If-Match is present it decides, and a stale body version is ignored")
+    func ifMatchWinsOverBodyVersion() async throws {
+        try await ServerHarness.with { server in
+            let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
+            let etag = "\"\(stored.string("version")!)\""
+            let response = try await server.send(
+                .patch,
+                "/tables/todo/a",
+                json: #"{"n":2,"version":"stale"}"#,
+                headers: ["If-Match": etag]
+            )
+            #expect(response.status == 200)
+            #expect(try response.object()["n"] == .integer(2))
+        }
+    }
 }

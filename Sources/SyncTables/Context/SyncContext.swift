@@ -165,6 +165,11 @@ public actor SyncContext {
         return rows
     }
 
+    /// Wakes the live queries of `table`; pull, push results and purge call it after they commit.
+    nonisolated func notifyTableChanged(_ table: String) {
+        changeNotifier.notify(table)
+    }
+
     private func publish(_ changes: [LocalChange], table: String) {
         guard let first = changes.first else { return }
         switch first {

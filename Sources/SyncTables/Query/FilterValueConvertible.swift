@@ -57,8 +57,8 @@ extension Timestamp: FilterValueConvertible {
 extension Date: FilterValueConvertible {
     /// The date as a date-time constant, compared as an instant.
     ///
-    /// Dates are stored with millisecond precision, so the constant is rounded to the millisecond the
-    /// same way an item's `Date` property is when it is encoded; `Column("due") == item.due` then matches.
+    /// Dates are stored with millisecond precision, so the constant is rounded to the nearest millisecond
+    /// the same way an item's `Date` property is when it is encoded; `Column("due") == item.due` then matches.
     public var filterExpression: FilterExpression { .timestamp(Timestamp(millisecondPrecision: self)) }
 }
 
@@ -73,9 +73,12 @@ extension Optional: FilterValueConvertible where Wrapped: FilterValueConvertible
 }
 
 extension Timestamp {
-    /// The instant of a `Date`, truncated to whole milliseconds as stored dates are.
+    /// The instant of a `Date`, rounded to the nearest millisecond exactly as `JSONValueEncoder` rounds
+    /// `Date` properties, so a filter on a date matches the stored copy of that same date.
     init(millisecondPrecision date: Date) {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        self.init(ticks: Int64(milliseconds) * 10_000)
+        let ticks = Timestamp(date: date).ticks + 5_000
+        // Floor division keeps dates before 1970 rounding the same way as later ones.
+        let milliseconds = ticks >= 0 ? ticks / 10_000 : -((-ticks + 9_999) / 10_000)
+        self.init(ticks: milliseconds * 10_000)
     }
 }

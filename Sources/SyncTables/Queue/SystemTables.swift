@@ -1,7 +1,9 @@
 /// The tables a ``SyncContext`` keeps in its store next to the user's tables, all prefixed `__`.
 ///
 /// - `__operations`: the durable operation queue, one row per item with a pending change
-///   (see ``PendingOperation``), indexed by `(tableName, itemId)`, `sequence` and `operationId`.
+///   (see ``PendingOperation``), keyed by `<table>|<itemId>` and indexed by `(tableName, itemId)` and
+///   `sequence`. Lookups by operation id (discard, tools) scan instead: they are rare, and one index
+///   less keeps every local write cheaper.
 /// - `__errors`: push errors, one row per failed attempt, scoped by operation and table.
 /// - `__config`: key/value settings: the schema version, delta tokens
 ///   (`deltaToken|<table>|<queryId>`), last pull times (`lastPull|<table>|<queryId>`) and the
@@ -22,7 +24,6 @@ enum SystemTables {
         indexes: [
             [PendingOperation.Field.tableName, PendingOperation.Field.itemId],
             [PendingOperation.Field.sequence],
-            [PendingOperation.Field.operationId],
         ]
     )
 

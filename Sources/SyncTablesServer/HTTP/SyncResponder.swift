@@ -79,11 +79,26 @@ struct SyncResponder: HTTPResponder {
             }
         }
 
-        let response = try await route(request, path: path, query: query, body: try bodyResult.get())
+        // Next-page links use the Host header; a request without one gets the address it reached.
+        let local = context.channel.localAddress
+        let localAuthority = "\(local?.ipAddress ?? configuration.host):\(local?.port ?? configuration.port)"
+        let response = try await route(
+            request,
+            path: path,
+            query: query,
+            body: try bodyResult.get(),
+            localAuthority: localAuthority
+        )
         return lostResponse ? .drop : .respond(response)
     }
 
-    private func route(_ request: Request, path: String, query: QueryString, body: [UInt8]) async throws -> Response {
+    private func route(
+        _ request: Request,
+        path: String,
+        query: QueryString,
+        body: [UInt8],
+        localAuthority: String
+    ) async throws -> Response {
         if let token = configuration.authToken {
             try Authorization.check(request, token: token)
         }
@@ -97,7 +112,7 @@ struct SyncResponder: HTTPResponder {
             try APIVersion.check(request, query: query)
         }
         let table = try TableName.validated(components[1])
-        let routes = TableRoutes(configuration: configuration, tables: tables)
+        let routes = TableRoutes(configuration: configuration, tables: tables, localAuthority: localAuthority)
         if components.count == 2 {
             return try await routes.collection(request, table: table, query: query, body: body)
         }
@@ -107,6 +122,8 @@ struct SyncResponder: HTTPResponder {
 
     private static func record(_ request: Request, query: QueryString, body: [UInt8]) -> RecordedRequest {
         var headers: [String: String] = [:]
+        // HTTP/1 `Host` arrives as the request's authority, not as a header field.
+        if let authority = request.head.authority { headers["host"] = authority }
         for field in request.headers {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value

@@ -6,6 +6,8 @@ import SyncTables
 struct TableRoutes {
     let configuration: SyncServerConfiguration
     let tables: TableService
+    /// `host:port` of the listening socket, for links when the request has no `Host`.
+    let localAuthority: String
 
     /// `/tables/{table}`: GET queries, POST inserts.
     func collection(_ request: Request, table: String, query: QueryString, body: [UInt8]) async throws -> Response {
@@ -20,7 +22,7 @@ struct TableRoutes {
                 options: options,
                 returned: page.items.count,
                 take: page.take,
-                fallbackAuthority: "\(configuration.host):\(configuration.port)"
+                fallbackAuthority: localAuthority
             )
             if let link, let name = HTTPField.Name("Link") { headers[name] = link }
             let items = JSONValue.array(page.items.map(JSONValue.object))

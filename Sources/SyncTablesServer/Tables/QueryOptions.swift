@@ -16,8 +16,6 @@ struct QueryOptions: Sendable {
     var inlineCount = false
     /// Whether `__includeDeleted` asked for soft-deleted rows.
     var includeDeleted = false
-    /// Whether the client sent `$top` (next-page links are computed from the effective value either way).
-    var topWasGiven = false
 
     /// Validates the query string against the server's limits.
     init(_ query: QueryString, maxTop: Int) throws(ServerError) {
@@ -30,7 +28,6 @@ struct QueryOptions: Sendable {
                 throw ServerError(.badRequest, "You cannot request more than \(maxTop) records")
             }
             top = value
-            topWasGiven = true
         }
         if let text = query.value("$skip") {
             guard let value = Int(text), value >= 0 else {

@@ -31,6 +31,18 @@ struct ColumnFilterCompilationTests {
                 == .comparison(.lessThan, .property("due"), .timestamp(Timestamp(ticks: 17_000_000_001_230_000))))
     }
 
+    @Test func datesRoundToTheNearestMillisecondLikeTheEncoder() {
+        let later = Date(timeIntervalSince1970: 1_700_000_000.123_6)
+        let beforeEpoch = Date(timeIntervalSince1970: -0.000_6)
+
+        #expect(
+            (Column("due") == later).expression
+                == .comparison(.equal, .property("due"), .timestamp(Timestamp(ticks: 17_000_000_001_240_000))))
+        #expect(
+            (Column("due") == beforeEpoch).expression
+                == .comparison(.equal, .property("due"), .timestamp(Timestamp(ticks: -10_000))))
+    }
+
     @Test func nilComparisonsTestForNull() {
         #expect((Column("due") == nil).expression == .comparison(.equal, .property("due"), .value(.null)))
         #expect((Column("due") != nil).expression == .comparison(.notEqual, .property("due"), .value(.null)))

@@ -55,6 +55,17 @@ struct SyncQueryTests {
     }
 
     @Test(arguments: ContextStoreKind.allCases)
+    func aDateWithSubMillisecondPrecisionFindsItsStoredCopy(kind: ContextStoreKind) async throws {
+        let context = try await kind.makeContext()
+        let todos = try await context.table(ContextTodo.self)
+        let due = Date(timeIntervalSince1970: 1_700_000_000.123_678)
+        try await todos.insert(ContextTodo(id: "a", text: "x", due: due))
+
+        #expect(try await todos.query().filter(Column("due") == due).fetchCount() == 1)
+        #expect(try await todos.query().filter(Column("due") < due).fetchCount() == 0)
+    }
+
+    @Test(arguments: ContextStoreKind.allCases)
     func nilTestsMatchMissingAndNullValues(kind: ContextStoreKind) async throws {
         let todos = try await seeded(kind)
 

@@ -130,3 +130,45 @@ struct OperationQueueTests {
         #expect(try await context.pendingOperationCount() == 3)
     }
 }
+
+/// The queue helpers purge and pull run inside their own transactions.
+@Suite("Operation queue for purge")
+struct OperationQueuePurgeTests {
+    @Test(arguments: ContextStoreKind.allCases)
+    func removingATablesOperationsKeepsOtherTablesAndClearsErrors(kind: ContextStoreKind) async throws {
+        let context = try await kind.makeContext()
+        let todos = try await context.table(ContextTodo.self)
+        let notes = try await context.table(JSONObject.self, named: "Note")
+        try await todos.insert(contentsOf: [ContextTodo(id: "a", text: "1"), ContextTodo(id: "b", text: "2")])
+        try await notes.insert(["id": "n"])
+        let queue = context.queue
+        let orphanError = OperationErrorRecord(
+            id: "e1", operationId: "gone", operationVersion: 1, kind: .insert, table: "ContextTodo", itemId: "z",
+            createdAt: Timestamp(ticks: 0)
+        )
+        try await context.store.write { try OperationErrorRecord.save(orphanError, in: $0) }
+
+        let removed = try await context.store.write { transaction in
+            try queue.removeOperations(table: "ContextTodo", in: transaction).map(\.itemId)
+        }
+
+        #expect(removed == ["a", "b"])
+        #expect(try await context.pendingOperations().map(\.itemId) == ["n"])
+        #expect(try await context.store.read(StoreQuery(table: "__errors")).isEmpty)
+    }
+
+    @Test(arguments: ContextStoreKind.allCases)
+    func removingTheOperationsOfSomeItemsKeepsTheRest(kind: ContextStoreKind) async throws {
+        let context = try await kind.makeContext()
+        let todos = try await context.table(ContextTodo.self)
+        try await todos.insert(contentsOf: [ContextTodo(id: "a", text: "1"), ContextTodo(id: "b", text: "2")])
+        let queue = context.queue
+
+        let removed = try await context.store.write { transaction in
+            try queue.removeOperations(table: "ContextTodo", itemIds: ["b"], in: transaction).map(\.itemId)
+        }
+
+        #expect(removed == ["b"])
+        #expect(try await context.pendingOperations().map(\.itemId) == ["a"])
+    }
+}

@@ -9,17 +9,21 @@ enum ContextStoreKind: String, CaseIterable, CustomTestStringConvertible, Sendab
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty store (SQLite in its own temporary file).
-    func makeStore() throws -> any LocalStore {
+    /// A fresh, empty store (SQLite in its own temporary file, with the default durable configuration).
+    func makeStore(synchronous: SQLiteStore.Configuration.Synchronous = .full) throws -> any LocalStore {
         switch self {
         case .memory: MemoryStore()
-        case .sqlite: try SQLiteStore(path: ContextTemporaryFile.make().path)
+        case .sqlite:
+            try SQLiteStore(
+                path: ContextTemporaryFile.make().path,
+                configuration: SQLiteStore.Configuration(synchronous: synchronous)
+            )
         }
     }
 
     /// A fresh context on a fresh store.
-    func makeContext() async throws -> SyncContext {
-        try await SyncContext(store: makeStore())
+    func makeContext(synchronous: SQLiteStore.Configuration.Synchronous = .full) async throws -> SyncContext {
+        try await SyncContext(store: makeStore(synchronous: synchronous))
     }
 }
 
