@@ -1,0 +1,259 @@
+import Foundation
+import SyncTables
+
+/// The core-library suite: inserts, lookups and filtered reads on a file-backed store, each next to a raw
+/// libsqlite3 baseline measured in the same run.
+struct LocalSuite {
+    struct Sizes {
+        var singleInserts: Int
+        var rows: Int
+        var batchSize: Int
+        var lookups: Int
+        var limitedQueries: Int
+        var unlimitedQueries: Int
+    }
+
+    let sizes: Sizes
+    let reporter: Reporter
+    let storeKind: StoreKind
+    private let suite = "local"
+
+    init(sizes: Sizes, reporter: Reporter, storeKind: StoreKind) {
+        self.sizes = sizes
+        self.reporter = reporter
+        self.storeKind = storeKind
+    }
+
+    func run() async throws {
+        if storeKind == .encrypted && !StoreFactory.encryptionAvailable {
+            reporter.note(
+                "--store encrypted needs a SQLCipher build (swift run -c release --traits SQLCipher sync-bench local "
+                    + "--store encrypted); skipped")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let defaultSynchronous = SQLiteStore.Configuration().synchronous
+        reporter.note(
+            "SQLiteStore default synchronous = \(defaultSynchronous.rawValue) (WAL); "
+                + "item JSON = \(try BenchTodo.make(0).jsonText().utf8.count) bytes; store = \(storeKind.rawValue)")
+        if storeKind == .encrypted {
+            reporter.note("baselines below are the plain (unkeyed) store on the same SQLCipher engine")
+        }
+
+        for synchronous in [defaultSynchronous, defaultSynchronous == .full ? .normal : .full] {
+            try await singleInserts(directory: directory, synchronous: synchronous)
+        }
+        try await bulk(directory: directory, synchronous: defaultSynchronous)
+    }
+
+    // MARK: Single inserts
+
+    private func singleInserts(directory: TemporaryDirectory, synchronous: SQLiteStore.Configuration.Synchronous)
+        async throws
+    {
+        let tag = synchronous.rawValue.lowercased()
+        let todos = (0..<sizes.singleInserts).map { BenchTodo.make($0) }
+        let measured = try await timeSingleInserts(
+            todos, path: directory.file("single-\(tag).sqlite"), synchronous: synchronous,
+            encrypted: storeKind == .encrypted)
+        let baseline: Double
+        if storeKind == .encrypted {
+            baseline = try await timeSingleInserts(
+                todos, path: directory.file("single-plain-\(tag).sqlite"), synchronous: synchronous, encrypted: false)
+        } else {
+            let raw = try RawSQLite(path: directory.file("raw-single-\(tag).sqlite"), synchronous: synchronous.rawValue)
+            let rows = try todos.map(RawRow.init)
+            let seconds = try Stopwatch.time { try raw.insertEachInTransaction(rows) }
+            try raw.close()
+            baseline = Double(rows.count) / seconds
+        }
+        reporter.report(
+            BenchResult(
+                suite: suite, name: "single insert (synchronous=\(synchronous.rawValue))", unit: "rows/s",
+                value: Double(todos.count) / measured, baseline: baseline, count: todos.count, seconds: measured,
+                target: ">= 10000 rows/s", note: "each insert = one transaction (row + queued operation)"))
+    }
+
+    private func timeSingleInserts(
+        _ todos: [BenchTodo], path: String, synchronous: SQLiteStore.Configuration.Synchronous, encrypted: Bool
+    ) async throws -> Double {
+        let store = try StoreFactory.open(path: path, synchronous: synchronous, encrypted: encrypted)
+        let context = try await SyncContext(store: store)
+        let table = try await context.table(BenchTodo.self)
+        let seconds = try await Stopwatch.time {
+            for todo in todos { try await table.insert(todo) }
+        }
+        try await context.close()
+        return seconds
+    }
+
+    // MARK: Batched inserts, lookups, filtered reads
+
+    private func bulk(directory: TemporaryDirectory, synchronous: SQLiteStore.Configuration.Synchronous) async throws {
+        let todos = (0..<sizes.rows).map { BenchTodo.make($0) }
+        let store = try StoreFactory.open(
+            path: directory.file("bulk.sqlite"), synchronous: synchronous, encrypted: storeKind == .encrypted)
+        let context = try await SyncContext(store: store)
+        let table = try await context.table(BenchTodo.self)
+        let batchSeconds = try await Stopwatch.time {
+            var start = 0
+            while start < todos.count {
+                let end = min(todos.count, start + sizes.batchSize)
+                try await table.insert(contentsOf: todos[start..<end])
+                start = end
+            }
+        }
+
+        // The baseline: either the raw table, or the plain store on the same engine.
+        var raw: RawSQLite?
+        var plainContext: SyncContext?
+        var plainTable: SyncTable<BenchTodo>?
+        var baselineBatch: Double
+        if storeKind == .encrypted {
+            let plainStore = try StoreFactory.open(
+                path: directory.file("bulk-plain.sqlite"), synchronous: synchronous, encrypted: false)
+            let opened = try await SyncContext(store: plainStore)
+            let handle = try await opened.table(BenchTodo.self)
+            baselineBatch = try await Stopwatch.time {
+                var start = 0
+                while start < todos.count {
+                    let end = min(todos.count, start + sizes.batchSize)
+                    try await handle.insert(contentsOf: todos[start..<end])
+                    start = end
+                }
+            }
+            plainContext = opened
+            plainTable = handle
+        } else {
+            let opened = try RawSQLite(path: directory.file("raw-bulk.sqlite"), synchronous: synchronous.rawValue)
+            let rows = try todos.map(RawRow.init)
+            baselineBatch = try Stopwatch.time {
+                var start = 0
+                while start < rows.count {
+                    let end = min(rows.count, start + sizes.batchSize)
+                    try opened.insertInOneTransaction(rows[start..<end])
+                    start = end
+                }
+            }
+            raw = opened
+        }
+        reporter.report(
+            BenchResult(
+                suite: suite, name: "batched insert (\(sizes.batchSize) per transaction)", unit: "rows/s",
+                value: Double(todos.count) / batchSeconds, baseline: Double(todos.count) / baselineBatch,
+                count: todos.count, seconds: batchSeconds, target: ">= 50% of raw (ratio >= 0.50)"))
+
+        // Lookups of random ids (the same sequence for store and baseline).
+        var generator = SplitMix(seed: 42)
+        let ids = (0..<sizes.lookups).map { _ in todos[Int(generator.next() % UInt64(todos.count))].id }
+        let lookupSeconds = try await timeLookups(table, ids: ids)
+        let preferredSeconds = try await withTaskExecutorPreference(store.preferredTaskExecutor) {
+            try await timeLookups(table, ids: ids)
+        }
+        let baselineLookup: Double
+        if let raw {
+            baselineLookup = try Stopwatch.time {
+                for id in ids { _ = try raw.lookup(id) }
+            }
+        } else if let plainTable {
+            baselineLookup = try await timeLookups(plainTable, ids: ids)
+        } else {
+            baselineLookup = .nan
+        }
+        let baselineName = raw == nil ? "plain store lookup" : "raw SELECT json WHERE id = ?"
+        reporter.report(
+            BenchResult(
+                suite: suite, name: "lookup(id:) + decode, awaited from a pool task", unit: "lookups/s",
+                value: Double(ids.count) / lookupSeconds, baseline: Double(ids.count) / baselineLookup,
+                count: ids.count, seconds: lookupSeconds, target: ">= 50000/s", note: "baseline: \(baselineName)"))
+        reporter.report(
+            BenchResult(
+                suite: suite, name: "lookup(id:) + decode, caller on the store's preferredTaskExecutor",
+                unit: "lookups/s", value: Double(ids.count) / preferredSeconds,
+                baseline: Double(ids.count) / baselineLookup, count: ids.count, seconds: preferredSeconds,
+                target: ">= 50000/s", note: "baseline: \(baselineName)"))
+
+        try await filtered(table: table, raw: raw, plainTable: plainTable)
+
+        try await context.close()
+        try await plainContext?.close()
+        try raw?.close()
+    }
+
+    private func timeLookups(_ table: SyncTable<BenchTodo>, ids: [String]) async throws -> Double {
+        try await Stopwatch.time {
+            for id in ids {
+                guard try await table.lookup(id: id) != nil else { throw BenchError.missing(id) }
+            }
+        }
+    }
+
+    private func filtered(table: SyncTable<BenchTodo>, raw: RawSQLite?, plainTable: SyncTable<BenchTodo>?)
+        async throws
+    {
+        let filter = Column("complete") == false && Column("text").hasPrefix("Buy")
+        for limit in [100, nil] as [Int?] {
+            let repeats = limit == nil ? sizes.unlimitedQueries : sizes.limitedQueries
+            var query = table.query().filter(filter)
+            if let limit { query = query.limit(limit) }
+            var rows = 0
+            let seconds = try await Stopwatch.time {
+                for _ in 0..<repeats { rows += try await query.fetchAll().count }
+            }
+            var baselineRows = 0
+            let baselineSeconds: Double
+            if let raw {
+                baselineSeconds = try Stopwatch.time {
+                    for _ in 0..<repeats { baselineRows += try raw.filtered(limit: limit).count }
+                }
+            } else if let plainTable {
+                var plainQuery = plainTable.query().filter(filter)
+                if let limit { plainQuery = plainQuery.limit(limit) }
+                baselineSeconds = try await Stopwatch.time {
+                    for _ in 0..<repeats { baselineRows += try await plainQuery.fetchAll().count }
+                }
+            } else {
+                baselineSeconds = .nan
+            }
+            let label = limit.map { "limit \($0)" } ?? "no limit"
+            reporter.report(
+                BenchResult(
+                    suite: suite,
+                    name: "fetchAll(complete == false && text.hasPrefix(\"Buy\"), \(label)) over \(sizes.rows) rows",
+                    unit: "queries/s", value: Double(repeats) / seconds,
+                    baseline: Double(repeats) / baselineSeconds, count: repeats, seconds: seconds,
+                    note: "\(rows / max(1, repeats)) rows each (baseline \(baselineRows / max(1, repeats))); "
+                        + "\(BenchResult.format(Double(rows) / seconds)) decoded rows/s; "
+                        + (raw == nil ? "baseline: plain store" : "baseline: raw SQL reading the JSON text")))
+        }
+    }
+}
+
+/// A small deterministic random generator, so every run looks up the same ids.
+struct SplitMix {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+/// Failures of the benchmark itself.
+enum BenchError: Error, CustomStringConvertible {
+    case missing(String)
+    case unexpected(String)
+
+    var description: String {
+        switch self {
+        case .missing(let id): "item \(id) was not found"
+        case .unexpected(let message): message
+        }
+    }
+}
