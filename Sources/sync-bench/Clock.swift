@@ -28,7 +28,8 @@ enum Stopwatch {
 
 /// Per-request latencies in microseconds.
 struct LatencyRecorder {
-    private var histogram = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
 
     mutating func record(nanoseconds: UInt64) {
         _ = histogram.record(max(1, nanoseconds / 1000))
@@ -46,7 +47,9 @@ enum ProcessMemory {
     private static func value(of key: String) -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
-            let number = line.dropFirst(key.count + 1).split(separator: " ").first.flatMap { Double($0) }
+            // "VmHWM:\t   35840 kB": the figure is the first field after the colon, tabs or spaces around it.
+            let fields = line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let number = fields.first.flatMap { Double($0) }
             return number.map { $0 / 1024 }
         }
         return nil

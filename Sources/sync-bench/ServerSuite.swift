@@ -34,7 +34,8 @@ struct ServerSuite {
 
     private func measure(_ harness: ServerHarness) async throws {
         let curl = SyncClient(url: harness.baseURL, transport: try CurlTransport())
-        reporter.note("server at \(harness.baseURL.absoluteString), file-backed SQLiteStore, page size \(sizes.pageSize)")
+        reporter.note(
+            "server at \(harness.baseURL.absoluteString), file-backed SQLiteStore, page size \(sizes.pageSize)")
 
         // POST inserts; baseline: the same items written straight into the server's store, one per transaction.
         let posts = try (0..<sizes.inserts).map { index in
@@ -84,7 +85,8 @@ struct ServerSuite {
         }
         reporter.report(
             BenchResult(
-                suite: suite, name: "GET $filter=\(filterText) page of \(sizes.pageSize) over \(sizes.rows) rows (curl)",
+                suite: suite,
+                name: "GET $filter=\(filterText) page of \(sizes.pageSize) over \(sizes.rows) rows (curl)",
                 unit: "requests/s", value: Double(gets.count) / getSeconds, baseline: Double(reads.count) / readSeconds,
                 count: gets.count, seconds: getSeconds, p50: getLatency.p50, p99: getLatency.p99, latencyUnit: "µs",
                 note: "baseline: the same page read straight from the server's store (no HTTP)"))

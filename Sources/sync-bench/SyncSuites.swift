@@ -14,7 +14,8 @@ struct SyncSuites {
         defer { directory.remove() }
         do {
             let client = SyncClient(url: harness.baseURL, transport: try CurlTransport())
-            let context = try await SyncContext(store: try SQLiteStore(path: directory.file("push.sqlite")), client: client)
+            let context = try await SyncContext(
+                store: try SQLiteStore(path: directory.file("push.sqlite")), client: client)
             let table = try await context.table(BenchTodo.self, named: "pushtodo")
             try await table.insert(contentsOf: (0..<operations).map { BenchTodo.make($0, runTag: "q") })
             ProcessMemory.resetPeak()
@@ -117,6 +118,8 @@ struct SyncSuites {
 extension ProcessMemory {
     /// Resets the kernel's peak-RSS mark (VmHWM) so the next reading covers only what follows.
     static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return }
+        try? handle.write(contentsOf: Data("5".utf8))
+        try? handle.close()
     }
 }

@@ -23,6 +23,9 @@ struct LocalWriteTransaction {
         var states: [String: ItemState] = [:]
         var touchedOrder: [String] = []
         var results: [JSONObject?] = []
+        // Sized up front: growing these one item at a time rehashed every id of a large batch repeatedly.
+        states.reserveCapacity(changes.count)
+        touchedOrder.reserveCapacity(changes.count)
         results.reserveCapacity(changes.count)
 
         for change in changes {

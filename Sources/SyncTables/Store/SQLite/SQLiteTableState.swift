@@ -23,6 +23,7 @@ struct SQLiteTableState: Sendable {
             for property in Array(columns.keys) {
                 columns[property]?.isDate = FilterPreparation.isDateProperty(property, dates)
             }
+            upsertSQL = makeUpsertSQL()
         }
     }
     /// The case-insensitive key (see ``TableName``).
@@ -35,6 +36,7 @@ struct SQLiteTableState: Sendable {
     init(definition: TableDefinition, key: String) {
         self.definition = definition
         self.key = key
+        self.upsertSQL = makeUpsertSQL()
     }
 
     /// The quoted SQL identifier of the table (validated, so quoting is belt and braces).
@@ -72,6 +74,7 @@ struct SQLiteTableState: Sendable {
         columns[property] = Column(
             name: "c\(number)", statement: statement, parameter: Int32(parameter), ordinal: ordinal,
             isDate: isDate(property))
+        upsertSQL = makeUpsertSQL()
     }
 
     /// Columns in creation order.
@@ -82,7 +85,12 @@ struct SQLiteTableState: Sendable {
     /// The statements that write one item, in order: an `INSERT OR REPLACE` over `id`, `_json` and the first
     /// projected columns (so a row replaces the whole stored row and absent properties become NULL), then
     /// for very wide tables one `UPDATE … WHERE id = ?1` per further group of columns.
-    var upsertSQL: [String] {
+    ///
+    /// Built when the columns or the definition change, not per write: every upsert needs it, and building
+    /// it (sorting the columns, joining their names) cost more than binding a small row.
+    private(set) var upsertSQL: [String] = []
+
+    private func makeUpsertSQL() -> [String] {
         let ordered = orderedColumns
         var groups: [[Column]] = [Array(ordered.prefix(Self.insertColumns))]
         var rest = ordered.dropFirst(Self.insertColumns)
