@@ -77,7 +77,7 @@ extension SyncBench {
             abstract: "Pushes queued inserts to an in-process server vs a plain keep-alive POST loop.")
 
         @OptionGroup var common: CommonOptions
-        @Option(help: "Queued operations to push (the issue asks for 10000; see BENCHMARKS.md).") var operations = 2_000
+        @Option(help: "Queued operations to push.") var operations = 10_000
 
         func run() async throws {
             try await SyncSuites(reporter: common.reporter).push(operations: operations)
