@@ -18,4 +18,13 @@ public enum StoreError: Error, Sendable, Hashable {
     case busy(message: String)
     /// Stored data could not be decoded.
     case invalidStoredData(table: String, id: String?, message: String)
+    /// The query cannot be run as written (for example a function called with the wrong number of
+    /// arguments, or more constants than the engine can bind in one statement).
+    case invalidQuery(message: String)
+    /// The database file could not be opened or created at this path (missing directory, no permission, ...).
+    case cannotOpen(path: String, message: String)
+    /// The database can only be read (for example a file or directory without write permission).
+    case readOnly(message: String)
+    /// A transaction handle was used after its ``LocalStore/write(_:)`` call returned.
+    case transactionFinished
 }

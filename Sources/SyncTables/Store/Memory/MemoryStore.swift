@@ -1,0 +1,118 @@
+/// A ``LocalStore`` that keeps everything in memory: for tests, previews and throwaway sessions.
+///
+/// It follows exactly the same filter, ordering and transaction semantics as ``SQLiteStore`` (both pass
+/// the shared conformance suite), so code tested against it behaves the same on disk.
+///
+/// ```swift
+/// let store = MemoryStore()
+/// try await store.defineTable(TableDefinition(name: "TodoItem"))
+/// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
+/// ```
+public actor MemoryStore: LocalStore {
+    private var tables = MemoryTables()
+    private var isClosed = false
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// Creates or extends a table.
+    public func defineTable(_ definition: TableDefinition) throws {
+        try checkOpen()
+        try tables.define(definition)
+    }
+
+    /// The definitions of every table.
+    public func tableDefinitions() throws -> [TableDefinition] {
+        try checkOpen()
+        return tables.definitions
+    }
+
+    /// The rows matching a query, in its order.
+    public func read(_ query: StoreQuery) throws -> [JSONObject] {
+        try checkOpen()
+        return try tables.read(query)
+    }
+
+    /// The number of rows a query selects.
+    public func count(_ query: StoreQuery) throws -> Int {
+        try checkOpen()
+        return try tables.count(query)
+    }
+
+    /// The row with this id, or `nil`.
+    public func lookup(table: String, id: String) throws -> JSONObject? {
+        try checkOpen()
+        return try tables.lookup(table: table, id: id)
+    }
+
+    /// Runs `body` against a copy of the tables and keeps the copy only when `body` returns.
+    public func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) throws -> Result {
+        try checkOpen()
+        let transaction = MemoryTransaction(tables: tables)
+        defer { transaction.isActive = false }
+        let result = try body(transaction)
+        tables = transaction.tables
+        return result
+    }
+
+    /// Drops everything; later calls throw ``StoreError/closed``.
+    public func close() {
+        isClosed = true
+        tables = MemoryTables()
+    }
+
+    private func checkOpen() throws(StoreError) {
+        if isClosed { throw StoreError.closed }
+    }
+}
+
+/// The handle a ``MemoryStore`` transaction body works with: a private copy of the tables.
+final class MemoryTransaction: StoreTransaction {
+    var tables: MemoryTables
+    var isActive = true
+
+    init(tables: MemoryTables) {
+        self.tables = tables
+    }
+
+    func defineTable(_ definition: TableDefinition) throws {
+        try checkActive()
+        try tables.define(definition)
+    }
+
+    func read(_ query: StoreQuery) throws -> [JSONObject] {
+        try checkActive()
+        return try tables.read(query)
+    }
+
+    func count(_ query: StoreQuery) throws -> Int {
+        try checkActive()
+        return try tables.count(query)
+    }
+
+    func lookup(table: String, id: String) throws -> JSONObject? {
+        try checkActive()
+        return try tables.lookup(table: table, id: id)
+    }
+
+    func upsert(table: String, items: [JSONObject]) throws {
+        try checkActive()
+        try tables.upsert(table: table, items: items)
+    }
+
+    @discardableResult
+    func delete(table: String, ids: [String]) throws -> Int {
+        try checkActive()
+        return try tables.delete(table: table, ids: ids)
+    }
+
+    @discardableResult
+    func delete(_ query: StoreQuery) throws -> Int {
+        try checkActive()
+        return try tables.delete(query)
+    }
+
+    private func checkActive() throws(StoreError) {
+        if !isActive { throw StoreError.transactionFinished }
+    }
+}

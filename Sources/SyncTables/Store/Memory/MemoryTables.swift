@@ -1,0 +1,102 @@
+/// The whole content of a ``MemoryStore``: a value, so a transaction works on a copy and swaps it in.
+struct MemoryTables: Sendable {
+    /// One table: its definition and its rows by id.
+    struct Table: Sendable {
+        var definition: TableDefinition
+        var rows: [RowID: JSONObject] = [:]
+    }
+
+    /// Tables by their case-insensitive key (see ``TableName``).
+    private var tables: [String: Table] = [:]
+
+    var definitions: [TableDefinition] {
+        tables.keys.sorted().compactMap { tables[$0]?.definition }
+    }
+
+    mutating func define(_ definition: TableDefinition) throws(StoreError) {
+        let key = try TableName.key(definition.name)
+        guard var table = tables[key] else {
+            tables[key] = Table(definition: definition)
+            return
+        }
+        table.definition.dateProperties.formUnion(definition.dateProperties)
+        for index in definition.indexes where !table.definition.indexes.contains(index) {
+            table.definition.indexes.append(index)
+        }
+        tables[key] = table
+    }
+
+    func read(_ query: StoreQuery) throws(StoreError) -> [JSONObject] {
+        try selection(query).map(\.item)
+    }
+
+    func count(_ query: StoreQuery) throws(StoreError) -> Int {
+        if query.ordering.isEmpty, query.limit == nil, query.offset <= 0 {
+            let table = try table(query.table)
+            guard let filter = try prepared(query.filter, table) else { return table.rows.count }
+            let evaluator = FilterEvaluator(dateProperties: table.definition.dateProperties)
+            return table.rows.values.reduce(0) { $0 + (evaluator.matches(filter, item: $1) ? 1 : 0) }
+        }
+        return try selection(query).count
+    }
+
+    func lookup(table name: String, id: String) throws(StoreError) -> JSONObject? {
+        try table(name).rows[RowID(id)]
+    }
+
+    mutating func upsert(table name: String, items: [JSONObject]) throws(StoreError) {
+        let key = try TableName.key(name)
+        guard var table = tables[key] else { throw StoreError.unknownTable(name) }
+        // Check every id first so a bad item leaves the table untouched.
+        var keyed: [(RowID, JSONObject)] = []
+        keyed.reserveCapacity(items.count)
+        for item in items { keyed.append((RowID(try ItemKey.id(of: item, table: name)), item)) }
+        tables[key] = nil  // keep the rows uniquely referenced while they change
+        for (id, item) in keyed { table.rows[id] = item }
+        tables[key] = table
+    }
+
+    mutating func delete(table name: String, ids: [String]) throws(StoreError) -> Int {
+        let key = try TableName.key(name)
+        guard var table = tables[key] else { throw StoreError.unknownTable(name) }
+        tables[key] = nil
+        var deleted = 0
+        for id in ids where table.rows.removeValue(forKey: RowID(id)) != nil { deleted += 1 }
+        tables[key] = table
+        return deleted
+    }
+
+    mutating func delete(_ query: StoreQuery) throws(StoreError) -> Int {
+        let ids = try selection(query).map(\.id)
+        return try delete(table: query.table, ids: ids)
+    }
+
+    // MARK: Selection
+
+    /// The rows a query selects, in order, with offset and limit applied.
+    private func selection(_ query: StoreQuery) throws(StoreError) -> [(id: String, item: JSONObject)] {
+        let table = try table(query.table)
+        let dates = table.definition.dateProperties
+        let filter = try prepared(query.filter, table)
+        let evaluator = FilterEvaluator(dateProperties: dates)
+        let ordering = RowOrdering(ordering: query.ordering, dateProperties: dates)
+        var rows: [(keys: [ProjectedValue], id: String, item: JSONObject)] = []
+        for (id, item) in table.rows where filter.map({ evaluator.matches($0, item: item) }) ?? true {
+            rows.append((ordering.keys(of: item), id.id, item))
+        }
+        rows.sort { ordering.precedes(($0.keys, $0.id), ($1.keys, $1.id)) }
+        let start = min(max(0, query.offset), rows.count)
+        let end = query.limit.map { min(rows.count, start + max(0, $0)) } ?? rows.count
+        return rows[start..<end].map { ($0.id, $0.item) }
+    }
+
+    private func table(_ name: String) throws(StoreError) -> Table {
+        guard let table = tables[try TableName.key(name)] else { throw StoreError.unknownTable(name) }
+        return table
+    }
+
+    private func prepared(_ filter: FilterExpression?, _ table: Table) throws(StoreError) -> FilterExpression? {
+        guard let filter else { return nil }
+        return try FilterPreparation.prepare(filter, dateProperties: table.definition.dateProperties)
+    }
+}

@@ -1,0 +1,162 @@
+import SyncTablesSQLite
+
+/// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
+/// generated column holds which property. Versioned with `PRAGMA user_version`.
+///
+/// Layout (version 1):
+/// - `__synctables_tables(key, name, date_properties, indexes)`: one row per user table; `key` is the
+///   lower-cased name, the lists are canonical JSON arrays.
+/// - `__synctables_columns(table_key, property, column_number)`: the projected column `c<number>` of each
+///   property.
+struct SQLiteCatalog: Sendable {
+    /// The layout version this code writes.
+    static let currentVersion = 1
+
+    /// Tables by key.
+    private(set) var tables: [String: SQLiteTableState] = [:]
+
+    /// Creates or upgrades the bookkeeping tables, then loads them.
+    static func open(_ database: Database) throws -> SQLiteCatalog {
+        let version = try database.userVersion()
+        guard version <= currentVersion else {
+            throw StoreError.database(
+                code: 0,
+                message:
+                    "the store was written by a newer SyncTables (layout \(version), this one reads \(currentVersion))",
+                sql: nil)
+        }
+        if version < currentVersion {
+            try database.transaction {
+                try migrate(database, from: version)
+                try database.setUserVersion(currentVersion)
+            }
+        }
+        return try load(database)
+    }
+
+    /// Forward migrations, one step per version.
+    private static func migrate(_ database: Database, from version: Int) throws {
+        if version < 1 {
+            try database.execute(
+                """
+                CREATE TABLE IF NOT EXISTS __synctables_tables (
+                    key TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL,
+                    date_properties TEXT NOT NULL, indexes TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS __synctables_columns (
+                    table_key TEXT NOT NULL, property TEXT NOT NULL, column_number INTEGER NOT NULL,
+                    PRIMARY KEY (table_key, property));
+                """)
+        }
+    }
+
+    /// Reads the catalog from the database.
+    static func load(_ database: Database) throws -> SQLiteCatalog {
+        var catalog = SQLiteCatalog()
+        let tables = try database.prepare("SELECT key, name, date_properties, indexes FROM __synctables_tables")
+        while try tables.step() {
+            let key = tables.text(at: 0) ?? ""
+            let name = tables.text(at: 1) ?? key
+            let dates = try stringLists(tables, column: 2, table: name).flatMap { $0 }
+            let indexes = try stringLists(tables, column: 3, table: name)
+            let definition = TableDefinition(name: name, dateProperties: Set(dates), indexes: indexes)
+            catalog.tables[key] = SQLiteTableState(definition: definition, key: key)
+        }
+        let columns = try database.prepare(
+            "SELECT table_key, property, column_number FROM __synctables_columns ORDER BY table_key, column_number")
+        while try columns.step() {
+            guard let key = columns.text(at: 0), let property = columns.text(at: 1) else { continue }
+            catalog.tables[key]?.addColumn(property: property, number: Int(columns.integer(at: 2)))
+        }
+        return catalog
+    }
+
+    subscript(key: String) -> SQLiteTableState? {
+        tables[key]
+    }
+
+    /// The state of a defined table, or ``StoreError/unknownTable(_:)``.
+    func table(named name: String) throws -> SQLiteTableState {
+        guard let table = tables[try TableName.key(name)] else { throw StoreError.unknownTable(name) }
+        return table
+    }
+
+    // MARK: Changes (run inside the caller's transaction)
+
+    /// Creates or extends a table: SQL table, catalog row, date re-projection, indexes.
+    mutating func define(_ definition: TableDefinition, in database: Database) throws {
+        let key = try TableName.key(definition.name)
+        var table: SQLiteTableState
+        if let existing = tables[key] {
+            table = existing
+            let newDates = definition.dateProperties.subtracting(table.definition.dateProperties)
+            let newIndexes = definition.indexes.filter { !table.definition.indexes.contains($0) }
+            guard !newDates.isEmpty || !newIndexes.isEmpty else { return }
+            table.definition.dateProperties.formUnion(newDates)
+            table.definition.indexes.append(contentsOf: newIndexes)
+            // Strings already stored in a property that just became a date turn into instants.
+            for property in newDates.sorted() {
+                guard let column = table.column(for: property) else { continue }
+                try database.run(
+                    """
+                    UPDATE \(table.quotedName) SET "\(column.name)" = \(SQLiteFilterFunctions.Name.instant)("\(column.name)")
+                    WHERE typeof("\(column.name)") = 'text'
+                    AND \(SQLiteFilterFunctions.Name.instant)("\(column.name)") IS NOT NULL
+                    """)
+            }
+        } else {
+            table = SQLiteTableState(definition: definition, key: key)
+            try database.execute(
+                "CREATE TABLE IF NOT EXISTS \(table.quotedName) (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL)")
+        }
+        try database.run(
+            "INSERT OR REPLACE INTO __synctables_tables (key, name, date_properties, indexes) VALUES (?, ?, ?, ?)",
+            [
+                .text(key), .text(table.definition.name),
+                .text(
+                    StoreCoding.canonicalJSONText(.array(table.definition.dateProperties.sorted().map { .string($0) }))),
+                .text(
+                    StoreCoding.canonicalJSONText(
+                        .array(table.definition.indexes.map { .array($0.map { .string($0) }) }))),
+            ])
+        tables[key] = table
+        for index in table.definition.indexes { try createIndex(index, on: key, in: database) }
+    }
+
+    /// Adds projected columns for properties the table has never seen.
+    mutating func addColumns(_ properties: some Sequence<String>, to key: String, in database: Database) throws {
+        guard var table = tables[key] else { return }
+        for property in properties where property != "id" && table.column(for: property) == nil {
+            let number = table.lastColumnNumber + 1
+            // No declared type: the column has no affinity, so every value keeps its storage class.
+            try database.execute("ALTER TABLE \(table.quotedName) ADD COLUMN \"c\(number)\"")
+            try database.run(
+                "INSERT INTO __synctables_columns (table_key, property, column_number) VALUES (?, ?, ?)",
+                [.text(key), .text(property), .integer(Int64(number))])
+            table.addColumn(property: property, number: number)
+        }
+        tables[key] = table
+    }
+
+    private mutating func createIndex(_ properties: [String], on key: String, in database: Database) throws {
+        try addColumns(properties, to: key, in: database)
+        guard let table = tables[key], !properties.isEmpty else { return }
+        let columns = properties.map { $0 == "id" ? "id" : (table.column(for: $0)?.name ?? "id") }
+        let name = "__synctables_ix_\(key)_" + columns.joined(separator: "_")
+        let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        try database.execute("CREATE INDEX IF NOT EXISTS \"\(name)\" ON \(table.quotedName) (\(list))")
+    }
+
+    private static func stringLists(_ statement: Statement, column: Int32, table: String) throws -> [[String]] {
+        let object = try StoreCoding.object(parsing: "{\"v\":\(statement.text(at: column) ?? "[]")}")
+        guard case .array(let values)? = object["v"] else {
+            throw StoreError.invalidStoredData(table: table, id: nil, message: "unreadable table definition")
+        }
+        return values.map { value in
+            switch value {
+            case .string(let text): [text]
+            case .array(let inner): inner.compactMap { if case .string(let text) = $0 { text } else { nil } }
+            default: []
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SyncTablesSQLite
+
+/// A ``LocalStore`` in one SQLite database file: durable, crash-safe (WAL journal), fast.
+///
+/// Each table is an SQL table holding every item's full JSON (the lossless truth) plus one projected
+/// column per top-level property for filtering, ordering and indexes. The store is an actor running on its
+/// own thread, so blocking SQLite calls never hold up Swift's shared thread pool.
+///
+/// ```swift
+/// let store = try SQLiteStore(path: "todo.sqlite")
+/// try await store.defineTable(TableDefinition(name: "TodoItem", indexes: [["complete"]]))
+/// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
+/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .property("complete") == false))
+/// ```
+public actor SQLiteStore: LocalStore {
+    private let executor: SerialThreadExecutor
+    private var storage: SQLiteStorage?
+
+    /// The actor runs every call on its dedicated thread.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens the database file at `path`, creating it (and its tables) when needed.
+    ///
+    /// Throws ``StoreError/corrupt(message:)`` for a file that is not a database or is damaged (the file is
+    /// left untouched), ``StoreError/cannotOpen(path:message:)`` when the file cannot be created or opened,
+    /// and ``StoreError/readOnly(message:)`` when it cannot be written.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        try self.init(path: path, configuration: configuration, prepareConnection: { _ in })
+    }
+
+    /// Opens a store and runs `prepareConnection` on the new connection before any other statement, for
+    /// example to give SQLCipher its key.
+    package init(
+        path: String,
+        configuration: Configuration = Configuration(),
+        prepareConnection: (Database) throws -> Void
+    ) throws {
+        let storage = try Self.openStorage(path: path, configuration: configuration, prepare: prepareConnection)
+        self.storage = storage
+        self.executor = SerialThreadExecutor(name: "SyncTables.SQLiteStore")
+    }
+
+    /// A store in a private in-memory database, gone when the store is released.
+    public static func inMemory(configuration: Configuration = Configuration()) throws -> SQLiteStore {
+        try SQLiteStore(path: ":memory:", configuration: configuration)
+    }
+
+    deinit {
+        executor.shutdown()
+    }
+
+    // MARK: LocalStore
+
+    /// Creates or extends a table.
+    public func defineTable(_ definition: TableDefinition) throws {
+        try mappingStoreErrors { try openStorage().defineTable(definition) }
+    }
+
+    /// The definitions of every table.
+    public func tableDefinitions() throws -> [TableDefinition] {
+        try openStorage().tableDefinitions
+    }
+
+    /// The rows matching a query, in its order.
+    public func read(_ query: StoreQuery) throws -> [JSONObject] {
+        try mappingStoreErrors { try openStorage().read(query) }
+    }
+
+    /// The number of rows a query selects.
+    public func count(_ query: StoreQuery) throws -> Int {
+        try mappingStoreErrors { try openStorage().count(query) }
+    }
+
+    /// The row with this id, or `nil`.
+    public func lookup(table: String, id: String) throws -> JSONObject? {
+        try mappingStoreErrors { try openStorage().lookup(table: table, id: id) }
+    }
+
+    /// Runs `body` in one SQLite transaction (`BEGIN IMMEDIATE`); rolls back everything if it throws.
+    public func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) throws -> Result {
+        let storage = try openStorage()
+        let transaction = SQLiteTransaction(storage: storage)
+        defer { transaction.isActive = false }
+        return try mappingStoreErrors { try storage.atomically { try body(transaction) } }
+    }
+
+    /// Closes the database; later calls throw ``StoreError/closed``.
+    public func close() throws {
+        guard let storage else { return }
+        self.storage = nil
+        try mappingStoreErrors { try storage.database.close() }
+    }
+
+    // MARK: Opening
+
+    private func openStorage() throws(StoreError) -> SQLiteStorage {
+        guard let storage else { throw StoreError.closed }
+        return storage
+    }
+
+    private static func openStorage(
+        path: String, configuration: Configuration, prepare: (Database) throws -> Void
+    ) throws -> SQLiteStorage {
+        let database: Database
+        do {
+            database = try Database(path: path)
+        } catch {
+            throw StoreError.cannotOpen(path: path, message: error.message)
+        }
+        return try mappingStoreErrors {
+            try prepare(database)
+            try database.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
+            // Read before anything writes: a file that is not a database fails here and stays unchanged.
+            _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+            try checkNotTruncated(database, path: path)
+            if database.isReadOnly {
+                throw StoreError.readOnly(message: "the database at \(path) cannot be written")
+            }
+            if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
+            try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+            return try SQLiteStorage(database: database)
+        }
+    }
+
+    /// A file shorter than the page count in its header lost data; SQLite would only notice when it reads
+    /// the missing pages. (Skipped while a write-ahead log exists: then the header may be ahead of the file.)
+    private static func checkNotTruncated(_ database: Database, path: String) throws {
+        guard path != ":memory:", !FileManager.default.fileExists(atPath: path + "-wal") else { return }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let fileSize = (attributes[.size] as? NSNumber)?.int64Value,
+            case .integer(let pageCount) = try database.scalar("PRAGMA page_count"),
+            case .integer(let pageSize) = try database.scalar("PRAGMA page_size")
+        else { return }
+        if fileSize < pageCount * pageSize {
+            throw StoreError.corrupt(
+                message: "the database file is truncated (\(fileSize) bytes, header says \(pageCount * pageSize))")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// The handle a ``SQLiteStore`` transaction body works with; every call joins the open transaction.
+final class SQLiteTransaction: StoreTransaction {
+    private let storage: SQLiteStorage
+    var isActive = true
+
+    init(storage: SQLiteStorage) {
+        self.storage = storage
+    }
+
+    func defineTable(_ definition: TableDefinition) throws {
+        try run { try storage.defineTable(definition) }
+    }
+
+    func read(_ query: StoreQuery) throws -> [JSONObject] {
+        try run { try storage.read(query) }
+    }
+
+    func count(_ query: StoreQuery) throws -> Int {
+        try run { try storage.count(query) }
+    }
+
+    func lookup(table: String, id: String) throws -> JSONObject? {
+        try run { try storage.lookup(table: table, id: id) }
+    }
+
+    func upsert(table: String, items: [JSONObject]) throws {
+        try run { try storage.upsert(table: table, items: items) }
+    }
+
+    @discardableResult
+    func delete(table: String, ids: [String]) throws -> Int {
+        try run { try storage.delete(table: table, ids: ids) }
+    }
+
+    @discardableResult
+    func delete(_ query: StoreQuery) throws -> Int {
+        try run { try storage.delete(query) }
+    }
+
+    /// Refuses use after the write ended (the connection may be busy elsewhere by then) and maps errors.
+    private func run<Result>(_ body: () throws -> Result) throws -> Result {
+        guard isActive else { throw StoreError.transactionFinished }
+        return try mappingStoreErrors(body)
+    }
+}

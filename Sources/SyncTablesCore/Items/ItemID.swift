@@ -1,0 +1,83 @@
+import Foundation
+
+/// The rules for item ids (PROTOCOL §1.4), shared by the client, the store and the server.
+///
+/// ```swift
+/// try ItemID.validate("todo-1")      // passes
+/// ItemID.isValid("a/b")              // false: '/' is not allowed
+/// let id = ItemID.generate()         // "0f8fad5b-d9cb-469f-a165-70867728950e"
+/// ```
+public enum ItemID {
+    /// The longest id, in characters.
+    public static let maximumLength = 255
+
+    /// Checks an id against the protocol's rules and throws the first rule it breaks.
+    public static func validate(_ id: String) throws(ItemIDError) {
+        if id.isEmpty { throw .empty }
+        if id == "." || id == ".." { throw .reservedName(id) }
+        if id.count > maximumLength { throw .tooLong(length: id.count, limit: maximumLength) }
+        var onlyWhitespace = true
+        for scalar in id.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F:
+                throw .controlCharacter(codePoint: scalar.value)
+            case 0x22, 0x2B, 0x3F, 0x5C, 0x2F, 0x60:
+                throw .forbiddenCharacter(Character(scalar))
+            default:
+                if !scalar.properties.isWhitespace { onlyWhitespace = false }
+            }
+        }
+        if onlyWhitespace { throw .onlyWhitespace }
+    }
+
+    /// `true` when ``validate(_:)`` would accept the id.
+    public static func isValid(_ id: String) -> Bool {
+        do {
+            try validate(id)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// A new random id: a lowercase UUID string.
+    public static func generate() -> String {
+        UUID().uuidString.lowercased()
+    }
+}
+
+/// The rule of PROTOCOL §1.4 that an item id breaks.
+public enum ItemIDError: Error, Sendable, Hashable {
+    /// The id is the empty string.
+    case empty
+    /// The id holds only whitespace.
+    case onlyWhitespace
+    /// The id is longer than the limit (in characters).
+    case tooLong(length: Int, limit: Int)
+    /// The id holds a control character (U+0000–U+001F or U+007F–U+009F).
+    case controlCharacter(codePoint: UInt32)
+    /// The id holds one of `"`, `+`, `?`, `\`, `/` or a backtick.
+    case forbiddenCharacter(Character)
+    /// The id is exactly `.` or `..`.
+    case reservedName(String)
+}
+
+extension ItemIDError: CustomStringConvertible {
+    /// A message that says which rule the id breaks.
+    public var description: String {
+        switch self {
+        case .empty:
+            "The item id is empty."
+        case .onlyWhitespace:
+            "The item id holds only whitespace."
+        case .tooLong(let length, let limit):
+            "The item id is \(length) characters long; the limit is \(limit)."
+        case .controlCharacter(let codePoint):
+            "The item id holds the control character U+\(String(codePoint, radix: 16, uppercase: true))."
+        case .forbiddenCharacter(let character):
+            "The item id holds the character '\(character)', which ids must not contain (\" + ? \\ / `)."
+        case .reservedName(let name):
+            "The item id must not be exactly '\(name)'."
+        }
+    }
+}

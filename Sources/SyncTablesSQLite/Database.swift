@@ -1,0 +1,233 @@
+#if SQLCipher
+    import CSQLCipher
+#else
+    import CSQLite
+#endif
+
+/// One SQLite connection: run SQL, reuse prepared statements, run transactions.
+///
+/// Not thread-safe by design: exactly one owner (an actor running on its own serial executor) uses it.
+/// Extended result codes are on, so every ``SQLiteError`` carries the precise failure.
+///
+/// ```swift
+/// let database = try Database(path: ":memory:")
+/// try database.execute("CREATE TABLE t(x)")
+/// try database.transaction {
+///     let insert = try database.cachedStatement("INSERT INTO t(x) VALUES (?)")
+///     try insert.bind(.integer(1), at: 1)
+///     try insert.run()
+/// }
+/// ```
+package final class Database {
+    /// How a connection is opened.
+    package struct OpenFlags: OptionSet, Sendable {
+        /// The raw `SQLITE_OPEN_*` bits.
+        package let rawValue: Int32
+        /// Creates flags from raw bits.
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Open for reading only.
+        package static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
+        /// Open for reading and writing.
+        package static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
+        /// Create the file when it does not exist.
+        package static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
+        /// The connection is used by one thread at a time, so SQLite's own mutex is unnecessary.
+        package static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
+        /// The usual flags for a store: read, write, create, no per-connection mutex.
+        package static let standard: OpenFlags = [.readWrite, .create, .noMutex]
+    }
+
+    /// How ``transaction(_:_:)`` begins.
+    package enum TransactionKind: String, Sendable {
+        /// Take no lock until the first read or write.
+        case deferred = "DEFERRED"
+        /// Take the write lock at once, so the transaction cannot fail later with `SQLITE_BUSY` on upgrade.
+        case immediate = "IMMEDIATE"
+        /// Exclude readers from other connections too (rollback-journal mode only).
+        case exclusive = "EXCLUSIVE"
+    }
+
+    /// The path the connection was opened with (`:memory:` for an in-memory database).
+    package let path: String
+    private var handle: OpaquePointer?
+    private var statementCache: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// Opens (and by default creates) the database at `path`; `":memory:"` opens a private in-memory one.
+    package init(path: String, flags: OpenFlags = .standard) throws(SQLiteError) {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, flags.rawValue, nil)
+        guard code == SQLITE_OK, let opened else {
+            let error = SQLiteError(connection: opened, code: code, sql: nil)
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        sqlite3_extended_result_codes(opened, 1)
+        self.path = path
+        self.handle = opened
+    }
+
+    deinit {
+        statementCache.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// The live connection handle, or a `SQLITE_MISUSE` error after ``close()``.
+    package func connection() throws(SQLiteError) -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the database connection is closed")
+        }
+        return handle
+    }
+
+    /// Closes the connection after finalizing every cached statement. Later calls fail with `SQLITE_MISUSE`.
+    package func close() throws(SQLiteError) {
+        guard let handle else { return }
+        statementCache.removeAll()
+        let code = sqlite3_close_v2(handle)
+        self.handle = nil
+        guard code == SQLITE_OK else { throw SQLiteError(connection: nil, code: code, sql: nil) }
+    }
+
+    // MARK: Running SQL
+
+    /// Runs one or more `;`-separated statements that take no parameters.
+    package func execute(_ sql: String) throws(SQLiteError) {
+        let connection = try connection()
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(connection, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            var error = SQLiteError(connection: connection, code: code, sql: sql)
+            if let text { error = SQLiteError(extendedCode: error.extendedCode, message: text, sql: sql) }
+            throw error
+        }
+    }
+
+    /// Prepares a statement that the caller owns (not cached).
+    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(connection: connection(), sql: sql)
+    }
+
+    /// A prepared statement for `sql`, reused across calls; it comes back reset with cleared bindings.
+    package func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            statement.clearBindings()
+            return statement
+        }
+        let statement = try prepare(sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Finalizes every cached statement (for example before closing, or to free memory).
+    package func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// Runs a statement with parameters and discards any rows.
+    package func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        try statement.run()
+    }
+
+    /// The first column of the first row of a query, or `.null` when there is no row.
+    package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        return try statement.step() ? statement.value(at: 0) : .null
+    }
+
+    // MARK: Facts
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    package var changes: Int {
+        handle.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
+    /// `true` while a transaction is open.
+    package var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// `true` when the main database was opened read-only (for example a file without write permission).
+    package var isReadOnly: Bool {
+        handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? false
+    }
+
+    /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
+    package func setBusyTimeout(milliseconds: Int32) throws(SQLiteError) {
+        let connection = try connection()
+        let code = sqlite3_busy_timeout(connection, milliseconds)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: nil) }
+    }
+
+    /// The schema version stamp kept in `PRAGMA user_version`.
+    package func userVersion() throws(SQLiteError) -> Int {
+        if case .integer(let version) = try scalar("PRAGMA user_version") { return Int(version) }
+        return 0
+    }
+
+    /// Stamps `PRAGMA user_version`.
+    package func setUserVersion(_ version: Int) throws(SQLiteError) {
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    ///
+    /// Nested calls become savepoints, so an inner failure only undoes the inner work.
+    package func transaction<Result>(
+        _ kind: TransactionKind = .immediate,
+        _ body: () throws -> Result
+    ) throws -> Result {
+        if isInTransaction { return try savepoint(body) }
+        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+        do {
+            try execute("COMMIT TRANSACTION")
+        } catch {
+            rollbackIfNeeded()
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` inside a savepoint: released when it returns, rolled back to when it throws.
+    package func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "synctables_savepoint_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT \(name)")
+            return result
+        } catch {
+            if isInTransaction {
+                try? execute("ROLLBACK TO SAVEPOINT \(name)")
+                try? execute("RELEASE SAVEPOINT \(name)")
+            }
+            throw error
+        }
+    }
+
+    /// Some failures (`SQLITE_FULL`, `SQLITE_IOERR`, ...) already rolled the transaction back; only roll back
+    /// when one is still open so the original error is the one reported.
+    private func rollbackIfNeeded() {
+        guard isInTransaction else { return }
+        try? execute("ROLLBACK TRANSACTION")
+    }
+}

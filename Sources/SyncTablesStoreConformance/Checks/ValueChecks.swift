@@ -1,0 +1,76 @@
+import SyncTables
+
+/// Values and property names survive exactly, whatever they contain.
+enum ValueChecks {
+    static let all: [StoreConformanceCheck] = [
+        StoreConformanceCheck(name: "strings with quotes, NUL, emoji and control characters round-trip exactly") {
+            makeStore in
+            let store = try await makeStore()
+            let texts = [
+                "it's", "say \"hi\"", "back\\slash", "nul\u{0}inside", "\u{0}", "tab\tnew\nline\r",
+                "\u{1F600}\u{1F1EB}\u{1F1F7}",
+                "caf\u{E9}", "cafe\u{301}", "", " ", "'; DROP TABLE T; --", "\u{7F}\u{80}\u{FEFF}", "\u{10FFFF}",
+            ]
+            let items = texts.enumerated().map {
+                Build.object(["id": .string("s\($0.offset)"), "text": .string($0.element)])
+            }
+            try await Build.table(store, "T", items: items)
+            for item in items {
+                guard case .string(let id)? = item["id"] else { continue }
+                try Expect.equal(try await store.lookup(table: "T", id: id), item, "round trip of \(item)")
+                let query = StoreQuery(
+                    table: "T", filter: .comparison(.equal, .property("text"), .value(item["text"] ?? .null)))
+                try Expect.equal(Build.ids(try await store.read(query)), [id], "filter finds \(item)")
+            }
+        },
+        StoreConformanceCheck(name: "a string of several megabytes round-trips exactly") { makeStore in
+            let store = try await makeStore()
+            let huge = String(repeating: "0123456789abcdef\u{E9}\u{1F600}", count: 150_000)
+            let item = Build.object(["id": .string("big"), "text": .string(huge)])
+            try await Build.table(store, "T", items: [item])
+            try Expect.isTrue(try await store.lookup(table: "T", id: "big") == item, "huge string unchanged")
+        },
+        StoreConformanceCheck(name: "numbers, booleans, nulls, arrays and objects round-trip exactly") { makeStore in
+            let store = try await makeStore()
+            let item = Build.object([
+                "id": .string("a"), "max": .integer(.max), "min": .integer(.min), "zero": .integer(0),
+                "tenth": .double(0.1), "big": .double(1.5e300), "tiny": .double(-2.5e-300), "two": .double(2.0),
+                "yes": .bool(true), "no": .bool(false), "nothing": .null,
+                "list": .array([.integer(1), .string("x"), .null, .array([]), .object(JSONObject())]),
+                "nested": .object(Build.object(["b": .integer(1), "a": .object(Build.object(["z": .bool(true)]))])),
+                "empty": .object(JSONObject()),
+            ])
+            try await Build.table(store, "T", items: [item])
+            try Expect.equal(try await store.lookup(table: "T", id: "a"), item, "round trip")
+            try Expect.equal(try await store.read(StoreQuery(table: "T")), [item], "read")
+        },
+        StoreConformanceCheck(name: "property names with SQL, quotes, brackets and case variants round-trip and filter")
+        {
+            makeStore in
+            let store = try await makeStore()
+            let names = [
+                "; DROP TABLE T; --", "a\"b", "a'b", "[x]", "`y`", "Text", "text", "TEXT", "_json", "id ", "ID", "c1",
+                "rowid", "", " ", "\u{1F600}", "caf\u{E9}", "nul\u{0}x", "a.b", "__proto__",
+            ]
+            var item = Build.object(["id": .string("a")])
+            for (index, name) in names.enumerated() { item[name] = .integer(Int64(index)) }
+            let other = Build.object(["id": .string("b"), "Text": .string("only b")])
+            try await Build.table(store, "T", items: [item, other])
+            try Expect.equal(try await store.lookup(table: "T", id: "a"), item, "round trip")
+            for (index, name) in names.enumerated() {
+                let query = StoreQuery(
+                    table: "T", filter: .comparison(.equal, .property(name), .value(.integer(Int64(index)))))
+                try Expect.equal(Build.ids(try await store.read(query)), ["a"], "filter on \(name.debugDescription)")
+                let ordered = try await store.read(
+                    StoreQuery(table: "T", ordering: [SortDescriptor(name, ascending: false)]))
+                // Text sorts after numbers, so b's "Text" string comes first in descending order.
+                try Expect.equal(
+                    Build.ids(ordered), name == "Text" ? ["b", "a"] : ["a", "b"], "order by \(name.debugDescription)")
+            }
+            let textOnlyB = StoreQuery(
+                table: "T", filter: .comparison(.equal, .property("Text"), .value(.string("only b"))))
+            try Expect.equal(
+                Build.ids(try await store.read(textOnlyB)), ["b"], "Text and text are different properties")
+        },
+    ]
+}

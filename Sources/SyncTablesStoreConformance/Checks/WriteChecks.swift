@@ -1,0 +1,128 @@
+import SyncTables
+
+/// Upsert, lookup and delete.
+enum WriteChecks {
+    static let all: [StoreConformanceCheck] = [
+        StoreConformanceCheck(name: "upsert inserts an item that lookup returns unchanged") { makeStore in
+            let store = try await makeStore()
+            let item = Build.object([
+                "id": .string("a"), "text": .string("Buy milk"), "done": .bool(false), "n": .integer(3),
+            ])
+            try await Build.table(store, "T", items: [item])
+            try Expect.equal(try await store.lookup(table: "T", id: "a"), item, "looked-up item")
+            try Expect.equal(try await store.read(StoreQuery(table: "T")), [item], "read items")
+        },
+        StoreConformanceCheck(name: "upsert of an existing id replaces the whole row") { makeStore in
+            let store = try await makeStore()
+            try await Build.table(
+                store, "T", items: [Build.object(["id": .string("a"), "text": .string("old"), "gone": .integer(1)])])
+            let replacement = Build.object(["id": .string("a"), "text": .string("new")])
+            try await store.write { try $0.upsert(table: "T", items: [replacement]) }
+            try Expect.equal(try await store.lookup(table: "T", id: "a"), replacement, "replaced item")
+            let gone = StoreQuery(table: "T", filter: .comparison(.equal, .property("gone"), .value(.integer(1))))
+            try Expect.equal(try await store.count(gone), 0, "the dropped property no longer filters")
+        },
+        StoreConformanceCheck(name: "lookup of an absent id returns nil") { makeStore in
+            let store = try await makeStore()
+            try await Build.table(store, "T", items: [Build.object(["id": .string("a")])])
+            try Expect.isTrue(try await store.lookup(table: "T", id: "b") == nil, "absent id")
+            try Expect.isTrue(try await store.lookup(table: "T", id: "A") == nil, "ids are case-sensitive")
+        },
+        StoreConformanceCheck(name: "items without a string id are refused and nothing of the batch is stored") {
+            makeStore in
+            let store = try await makeStore()
+            try await store.defineTable(TableDefinition(name: "T"))
+            let bad: [JSONObject] = [
+                Build.object(["text": .string("no id")]), Build.object(["id": .null]),
+                Build.object(["id": .integer(5)]),
+                Build.object(["id": .string("")]), Build.object(["id": .bool(true)]),
+            ]
+            for item in bad {
+                try await Expect.throwsError(.missingID(table: "T"), "upsert \(item)") {
+                    try await store.write {
+                        try $0.upsert(table: "T", items: [Build.object(["id": .string("ok")]), item])
+                    }
+                }
+            }
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 0, "rows after refused batches")
+        },
+        StoreConformanceCheck(name: "ids are case-sensitive and compared byte for byte") { makeStore in
+            let store = try await makeStore()
+            let ids = ["a", "A", "caf\u{E9}", "cafe\u{301}", "x'y", "x\"y", "; DROP TABLE T; --", "\u{1F600}"]
+            try await Build.table(store, "T", items: ids.map { Build.object(["id": .string($0), "v": .string($0)]) })
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), ids.count, "every id is its own row")
+            for id in ids {
+                try Expect.equal(
+                    try await store.lookup(table: "T", id: id)?["v"], .string(id), "lookup \(id.debugDescription)")
+                let query = StoreQuery(table: "T", filter: .comparison(.equal, .property("id"), .value(.string(id))))
+                try Expect.equal(Build.ids(try await store.read(query)), [id], "filter on id \(id.debugDescription)")
+            }
+        },
+        StoreConformanceCheck(name: "delete by ids removes those rows, ignores absent ids and counts") { makeStore in
+            let store = try await makeStore()
+            try await Build.table(store, "T", items: ["a", "b", "c"].map { Build.object(["id": .string($0)]) })
+            let deleted = try await store.write { try $0.delete(table: "T", ids: ["a", "c", "zz", "B"]) }
+            try Expect.equal(deleted, 2, "deleted count")
+            try Expect.equal(Build.ids(try await store.read(StoreQuery(table: "T"))), ["b"], "remaining rows")
+        },
+        StoreConformanceCheck(name: "delete by query removes the matching rows") { makeStore in
+            let store = try await makeStore()
+            try await Build.table(
+                store, "T", items: (0..<10).map { Build.object(["id": .string("i\($0)"), "n": .integer(Int64($0))]) })
+            let filter = FilterExpression.comparison(.greaterThanOrEqual, .property("n"), .value(.integer(5)))
+            let deleted = try await store.write { try $0.delete(StoreQuery(table: "T", filter: filter)) }
+            try Expect.equal(deleted, 5, "deleted count")
+            try Expect.equal(
+                Build.ids(try await store.read(StoreQuery(table: "T"))), ["i0", "i1", "i2", "i3", "i4"], "left")
+        },
+        StoreConformanceCheck(name: "delete by query with ordering and limit removes only the first rows") {
+            makeStore in
+            let store = try await makeStore()
+            try await Build.table(
+                store, "T",
+                items: (0..<10).map { Build.object(["id": .string("i\($0)"), "n": .integer(Int64(9 - $0))]) })
+            let query = StoreQuery(table: "T", ordering: [SortDescriptor("n")], limit: 3, offset: 1)
+            let deleted = try await store.write { try $0.delete(query) }
+            try Expect.equal(deleted, 3, "deleted count")
+            let left = try await store.read(StoreQuery(table: "T", ordering: [SortDescriptor("n")]))
+            try Expect.equal(Build.ids(left), ["i9", "i5", "i4", "i3", "i2", "i1", "i0"], "left in n order")
+        },
+        StoreConformanceCheck(name: "delete by query without a filter empties the table") { makeStore in
+            let store = try await makeStore()
+            try await Build.table(store, "T", items: (0..<5).map { Build.object(["id": .string("i\($0)")]) })
+            let deleted = try await store.write { try $0.delete(StoreQuery(table: "T")) }
+            try Expect.equal(deleted, 5, "deleted count")
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 0, "rows left")
+        },
+        StoreConformanceCheck(name: "a batch of thousands of items is stored in one write") { makeStore in
+            let store = try await makeStore()
+            let items = (0..<3000).map {
+                Build.object(["id": .string("item\($0)"), "n": .integer(Int64($0)), "text": .string("t\($0)")])
+            }
+            try await Build.table(store, "T", items: items)
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 3000, "rows")
+            try Expect.equal(try await store.lookup(table: "T", id: "item2999"), items[2999], "last item")
+        },
+        StoreConformanceCheck(name: "an isIn filter with thousands of values works") { makeStore in
+            let store = try await makeStore()
+            try await Build.table(
+                store, "T",
+                items: (0..<3000).map { Build.object(["id": .string("item\($0)"), "n": .integer(Int64($0))]) })
+            let wanted = stride(from: 0, to: 3000, by: 2).map { FilterExpression.value(.string("item\($0)")) }
+            let byID = StoreQuery(table: "T", filter: .isIn(.property("id"), wanted + [.value(.string("absent"))]))
+            try Expect.equal(try await store.count(byID), 1500, "rows matched by id")
+            let numbers = (0..<2000).map { FilterExpression.value(.integer(Int64($0) * 3)) }
+            let byNumber = StoreQuery(table: "T", filter: .not(.isIn(.property("n"), numbers)))
+            try Expect.equal(try await store.count(byNumber), 2000, "rows not in the number list")
+        },
+        StoreConformanceCheck(name: "a closed store refuses further calls") { makeStore in
+            let store = try await makeStore()
+            try await store.defineTable(TableDefinition(name: "T"))
+            try await store.close()
+            try await Expect.throwsError(.closed, "read after close") {
+                _ = try await store.read(StoreQuery(table: "T"))
+            }
+            try await Expect.throwsError(.closed, "write after close") { try await store.write { _ in } }
+        },
+    ]
+}

@@ -1,0 +1,11 @@
+import SyncTables
+import SyncTablesStoreConformance
+import Testing
+
+/// `MemoryStore` passes every check of the shared store conformance suite.
+@Suite struct MemoryStoreConformanceTests {
+    @Test(arguments: StoreConformanceSuite.checks)
+    func memoryStorePasses(_ check: StoreConformanceCheck) async throws {
+        try await check.run { MemoryStore() }
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import SyncTables
+import SyncTablesStoreConformance
+import Testing
+
+/// `SQLiteStore` passes every check of the shared store conformance suite, on a file and in memory.
+@Suite struct SQLiteStoreConformanceTests {
+    @Test(arguments: StoreConformanceSuite.checks)
+    func fileStorePasses(_ check: StoreConformanceCheck) async throws {
+        let directory = try TemporaryDirectory()
+        try await check.run { try SQLiteStore(path: directory.newDatabasePath()) }
+    }
+
+    @Test(arguments: StoreConformanceSuite.checks)
+    func inMemoryStorePasses(_ check: StoreConformanceCheck) async throws {
+        try await check.run { try SQLiteStore.inMemory() }
+    }
+}
