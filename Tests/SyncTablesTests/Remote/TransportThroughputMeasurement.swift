@@ -6,7 +6,7 @@ import Testing
 ///
 /// Runs only when `SYNCTABLES_MEASURE_TRANSPORTS` is set, in release mode:
 /// `SYNCTABLES_MEASURE_TRANSPORTS=1 swift test -c release --filter TransportThroughputMeasurement`.
-@Suite("Transport throughput measurement")
+@Suite("Transport throughput measurement", .serialized)
 struct TransportThroughputMeasurement {
     static let isEnabled = ProcessInfo.processInfo.environment["SYNCTABLES_MEASURE_TRANSPORTS"] != nil
 
