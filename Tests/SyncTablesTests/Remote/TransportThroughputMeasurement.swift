@@ -23,6 +23,7 @@ struct TransportThroughputMeasurement {
             for _ in 0..<200 { _ = try await transport.send(request) }
 
             let count = 5_000
+            let residentBefore = Self.residentMegabytes()
             let clock = ContinuousClock()
             let elapsed = try await clock.measure {
                 for _ in 0..<count {
@@ -32,9 +33,20 @@ struct TransportThroughputMeasurement {
             }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let rate = Double(count) / seconds
+            let residentAfter = Self.residentMegabytes()
             print(
-                "TRANSPORT-THROUGHPUT \(kind.rawValue): \(count) sequential requests in \(elapsed), \(Int(rate)) req/s")
+                "TRANSPORT-THROUGHPUT \(kind.rawValue): \(count) sequential requests in \(elapsed), \(Int(rate)) req/s,"
+                    + " resident memory \(residentBefore) MB -> \(residentAfter) MB"
+            )
             #expect(rate > 0)
         }
+    }
+
+    /// The process's resident set size in MB, from `/proc/self/statm` (0 where it does not exist).
+    static func residentMegabytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * 4096 / 1_048_576
     }
 }
