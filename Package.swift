@@ -77,7 +77,8 @@ let package = Package(
                 "SyncTables",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["README-server.md"]
         ),
 
         // MARK: Executables
@@ -121,7 +122,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTablesServerTests",
-            dependencies: ["SyncTablesServer", "SyncTables"]
+            dependencies: [
+                "SyncTablesServer",
+                "SyncTables",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "SyncTablesSQLCipherTests",

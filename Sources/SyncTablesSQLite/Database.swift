@@ -47,6 +47,9 @@ package final class Database {
         case exclusive = "EXCLUSIVE"
     }
 
+    /// The most statements kept by ``cachedStatement(_:)``.
+    package static let statementCacheCapacity = 256
+
     /// The path the connection was opened with (`:memory:` for an in-memory database).
     package let path: String
     private var handle: OpaquePointer?
@@ -118,6 +121,8 @@ package final class Database {
             return statement
         }
         let statement = try prepare(sql)
+        // Filters of many shapes would grow the cache without bound; starting over is cheap and rare.
+        if statementCache.count >= Self.statementCacheCapacity { statementCache.removeAll() }
         statementCache[sql] = statement
         return statement
     }

@@ -70,6 +70,19 @@ package final class Statement {
         try check(code)
     }
 
+    /// Binds UTF-8 bytes as text to the parameter at `index` (no `String` needed).
+    package func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+        let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress, buffer.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                sqlite3_bind_text(handle, index, $0, Int32(clamping: buffer.count), Self.transient)
+            }
+        }
+        try check(code)
+    }
+
     /// Binds a 64-bit integer to the parameter at `index`.
     package func bind(_ integer: Int64, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, integer))

@@ -1,1 +1,98 @@
-print("not yet implemented")
+import ArgumentParser
+import Logging
+import SyncTablesServer
+
+/// `sync-server`: the SyncTables reference backend (Azure Mobile Apps table protocol v2).
+@main
+struct SyncServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync-server",
+        abstract: "Serve sync tables over HTTP (Azure Mobile Apps table protocol v2).",
+        discussion: """
+            Tables are created on first use. Stop with Ctrl-C (SIGINT) or SIGTERM; in-flight requests finish first.
+            Example: sync-server --port 8080 --db ./server.sqlite --soft-delete
+            """
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free port).")
+    var port = 8080
+
+    @Option(help: "The SQLite database file (created when absent).")
+    var db = "./server.sqlite"
+
+    @Flag(help: "Keep everything in memory instead of --db (data is lost on exit).")
+    var inMemory = false
+
+    @Option(help: "The most rows one query response carries.")
+    var pageSize = 50
+
+    @Option(help: "The largest $top a client may request (larger is refused with 400).")
+    var maxTop = 1000
+
+    @Flag(help: "Soft-delete rows in every table (DELETE marks deleted=true).")
+    var softDelete = false
+
+    @Option(
+        name: .customLong("soft-delete-table"),
+        help: "Soft-delete rows only in this table (repeatable)."
+    )
+    var softDeleteTables: [String] = []
+
+    @Flag(help: "Answer DELETE with 204 and no body (as the .NET server does) instead of 200 with the item.")
+    var deleteNoContent = false
+
+    @Option(help: "Require this token as 'Authorization: Bearer <token>' or 'X-ZUMO-AUTH' (else 401).")
+    var authToken: String?
+
+    @Option(help: "The largest request body in bytes (larger is refused with 413).")
+    var maxBodySize = 1024 * 1024
+
+    @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Flag(help: "Log one line per request.")
+    var logRequests = false
+
+    @Flag(help: "Serve the /__test fault-injection and seeding API. UNSAFE: never in production.")
+    var enableTestControls = false
+
+    func validate() throws {
+        guard pageSize > 0 else { throw ValidationError("--page-size must be positive.") }
+        guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
+        guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("Unknown --log-level '\(logLevel)'.")
+        }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "sync-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let softDeletePolicy: SoftDeletePolicy =
+            softDelete ? .allTables : softDeleteTables.isEmpty ? .none : .tables(Set(softDeleteTables))
+        let configuration = SyncServerConfiguration(
+            host: host,
+            port: port,
+            storage: inMemory ? .inMemory : .file(path: db),
+            pageSize: pageSize,
+            maxTop: maxTop,
+            softDelete: softDeletePolicy,
+            deleteReturnsNoContent: deleteNoContent,
+            authToken: authToken,
+            maxBodySize: maxBodySize,
+            logRequests: logRequests,
+            enableTestControls: enableTestControls,
+            logger: logger
+        )
+        if enableTestControls {
+            logger.warning(
+                "Test controls are enabled under /__test: anyone who can reach this server can rewrite data.")
+        }
+        let server = try await SyncServer(configuration: configuration)
+        try await server.run()
+    }
+}

@@ -16,6 +16,7 @@ struct ItemIDTests {
         ("   ", .onlyWhitespace),
         ("\u{3000}", .onlyWhitespace),
         (String(repeating: "x", count: 256), .tooLong(length: 256, limit: 255)),
+        (String(repeating: "😀", count: 128), .tooLong(length: 256, limit: 255)),
         ("a\u{0}b", .controlCharacter(codePoint: 0)),
         ("a\nb", .controlCharacter(codePoint: 0x0A)),
         ("a\u{1F}", .controlCharacter(codePoint: 0x1F)),
@@ -47,7 +48,7 @@ struct ItemIDTests {
     @Test func describesTheBrokenRule() {
         #expect(
             ItemIDError.tooLong(length: 300, limit: 255).description
-                == "The item id is 300 characters long; the limit is 255.")
+                == "The item id is 300 UTF-16 code units long; the limit is 255.")
         #expect(
             ItemIDError.controlCharacter(codePoint: 0x1F).description == "The item id holds the control character U+1F."
         )

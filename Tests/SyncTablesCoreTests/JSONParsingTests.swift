@@ -1,3 +1,4 @@
+import Foundation
 import SyncTablesCore
 import Testing
 
@@ -57,6 +58,13 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: bytes) == ["id": "a"])
         #expect(try JSONValue(parsing: bytes[...]) == ["id": "a"])
         #expect(try JSONObject(parsing: bytes).id == "a")
+    }
+
+    @Test func parsesFromDataAndRawBuffers() throws {
+        let data = Data(#"{"id":"a"}"#.utf8)
+        #expect(try JSONValue(parsing: data) == ["id": "a"])
+        let value = try data.withUnsafeBytes { buffer in try JSONValue(parsing: buffer) }
+        #expect(value == ["id": "a"])
     }
 
     @Test func rejectsInvalidUTF8WithTheStringOffset() {

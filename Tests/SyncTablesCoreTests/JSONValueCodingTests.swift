@@ -83,6 +83,17 @@ struct JSONValueCodingTests {
         #expect(dateKeys == ["dueAt", "createdAt"])
     }
 
+    @Test func reportsTimestampPropertiesAsDateKeysButNotNestedDates() throws {
+        struct Event: Encodable {
+            var at: Timestamp
+            var inner: [String: Date]
+            var missing: Date?
+        }
+        let event = Event(at: .epoch, inner: ["when": Date(timeIntervalSince1970: 0)], missing: nil)
+        let (_, dateKeys) = try JSONValueEncoder().encodeWithDateKeys(event)
+        #expect(dateKeys == ["at"])
+    }
+
     @Test func roundTripsFoundationTypesInTheirJSONForms() throws {
         let original = Everything(
             int8: -8, uint64: 42, float: 1.1, data: Data([0, 1, 255]), url: URL(string: "https://example.com/a?b=c")!,

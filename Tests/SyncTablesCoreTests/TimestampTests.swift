@@ -56,6 +56,7 @@ struct TimestampTests {
         "0000-01-01T00:00:00Z", "2001-13-01T00:00:00Z", "2001-00-01T00:00:00Z", "2001-02-29T00:00:00Z",
         "1900-02-29T00:00:00Z", "2001-04-31T00:00:00Z", "2001-01-00T00:00:00Z", "2001-01-01T24:00:00Z",
         "2001-01-01T00:60:00Z", "2001-01-01T00:00:60Z", "2001-01-01T00:00:00+24:00", "2001-01-01T00:00:00+00:60",
+        "9999-12-31T23:59:59-00:01", "0001-01-01T00:00:00+00:01",
     ])
     func rejectsImpossibleDates(text: String) {
         #expect {
@@ -97,6 +98,41 @@ struct TimestampTests {
         #expect(abs(timestamp.date.timeIntervalSince1970 - 1_714_557_600.123) < 1e-6)
         #expect(abs(Timestamp(date: timestamp.date).ticks - timestamp.ticks) <= 1)
         #expect(Timestamp(date: Date(timeIntervalSince1970: 0)) == .epoch)
+    }
+
+    @Test func convertsExtremeAndInvalidDatesWithoutTrapping() {
+        #expect(
+            Timestamp(date: Date(timeIntervalSinceReferenceDate: .nan)).date == Date(timeIntervalSinceReferenceDate: 0))
+        #expect(Timestamp(date: Date(timeIntervalSinceReferenceDate: .infinity)) > Timestamp(date: .distantFuture))
+        #expect(Timestamp(date: Date(timeIntervalSinceReferenceDate: -.infinity)) < Timestamp(date: .distantPast))
+        #expect(Timestamp(date: .distantFuture).iso8601 == "4001-01-01T00:00:00.000Z")
+    }
+
+    @Test func formatsTicksFarOutsideTheCalendarRangeWithoutTrapping() {
+        #expect(Timestamp(ticks: .max).iso8601.hasSuffix("Z"))
+        #expect(Timestamp(ticks: .min).iso8601.hasPrefix("-"))
+    }
+
+    @Test func mutatedTextEitherParsesToARoundTrippingInstantOrThrows() throws {
+        var random = SeededGenerator(seed: 11)
+        let seeds = ["2001-02-03T04:05:06.789Z", "2001-02-03T04:05:06.1234567+07:00", "1999-12-31T23:59:59-0130"]
+        let alphabet = Array("0123456789-:.+TZtz ".utf8)
+        for _ in 0..<20_000 {
+            var bytes = Array((seeds.randomElement(using: &random) ?? "").utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &random) where !bytes.isEmpty {
+                let position = Int.random(in: 0..<bytes.count, using: &random)
+                let byte = alphabet.randomElement(using: &random) ?? 0
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes.remove(at: position)
+                case 1: bytes.insert(byte, at: position)
+                default: bytes[position] = byte
+                }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let timestamp = Timestamp(parsing: text) {
+                #expect(try Timestamp(iso8601: timestamp.iso8601) == timestamp, "\(text)")
+            }
+        }
     }
 
     @Test func codesAsItsCanonicalString() throws {

@@ -15,7 +15,7 @@
 /// try await store.write { tx in
 ///     try tx.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]])
 /// }
-/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .property("complete") == false))
+/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .comparison(.equal, .property("complete"), .value(false))))
 /// ```
 public protocol LocalStore: Sendable {
     /// Creates the table if it does not exist, or extends it (new indexes, date properties); never drops data.
@@ -43,6 +43,18 @@ public protocol LocalStore: Sendable {
 
     /// Releases the store's resources. Later calls throw ``StoreError/closed``.
     func close() async throws
+
+    /// The executor the store does its work on, if it has its own (``SQLiteStore`` runs on a dedicated thread).
+    ///
+    /// Code that makes many small calls in a row can run under
+    /// `withTaskExecutorPreference(store.preferredTaskExecutor) { … }` so each call avoids two thread
+    /// switches; an actor that mostly talks to the store can adopt it as its executor. `nil` by default.
+    var preferredTaskExecutor: (any TaskExecutor)? { get }
+}
+
+extension LocalStore {
+    /// Stores without an executor of their own run wherever their caller runs.
+    public var preferredTaskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// The reads and writes available inside ``LocalStore/write(_:)``; every change commits with the rest.

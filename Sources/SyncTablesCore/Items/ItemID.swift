@@ -8,14 +8,16 @@ import Foundation
 /// let id = ItemID.generate()         // "0f8fad5b-d9cb-469f-a165-70867728950e"
 /// ```
 public enum ItemID {
-    /// The longest id, in characters.
+    /// The longest id, in UTF-16 code units: the way the .NET and Node servers measure string length,
+    /// so an id this library accepts is never rejected by a server for its length.
     public static let maximumLength = 255
 
     /// Checks an id against the protocol's rules and throws the first rule it breaks.
     public static func validate(_ id: String) throws(ItemIDError) {
         if id.isEmpty { throw .empty }
         if id == "." || id == ".." { throw .reservedName(id) }
-        if id.count > maximumLength { throw .tooLong(length: id.count, limit: maximumLength) }
+        let length = id.utf16.count
+        if length > maximumLength { throw .tooLong(length: length, limit: maximumLength) }
         var onlyWhitespace = true
         for scalar in id.unicodeScalars {
             switch scalar.value {
@@ -52,7 +54,7 @@ public enum ItemIDError: Error, Sendable, Hashable {
     case empty
     /// The id holds only whitespace.
     case onlyWhitespace
-    /// The id is longer than the limit (in characters).
+    /// The id is longer than the limit (in UTF-16 code units).
     case tooLong(length: Int, limit: Int)
     /// The id holds a control character (U+0000–U+001F or U+007F–U+009F).
     case controlCharacter(codePoint: UInt32)
@@ -71,7 +73,7 @@ extension ItemIDError: CustomStringConvertible {
         case .onlyWhitespace:
             "The item id holds only whitespace."
         case .tooLong(let length, let limit):
-            "The item id is \(length) characters long; the limit is \(limit)."
+            "The item id is \(length) UTF-16 code units long; the limit is \(limit)."
         case .controlCharacter(let codePoint):
             "The item id holds the control character U+\(String(codePoint, radix: 16, uppercase: true))."
         case .forbiddenCharacter(let character):

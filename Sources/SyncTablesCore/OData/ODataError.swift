@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// do { _ = try FilterExpression(odataFilter: "text eq") } catch { print(error) }
-/// // "Invalid $filter: expected a value at the end of the text."
+/// // "Invalid query: expected a value at the end of the text."
 /// ```
 public enum ODataError: Error, Sendable, Hashable {
     /// The text is longer than the limit (in UTF-8 bytes).

@@ -5,6 +5,8 @@
 enum CivilCalendar {
     static let ticksPerSecond: Int64 = 10_000_000
     static let ticksPerDay: Int64 = 86_400 * ticksPerSecond
+    /// 0001-01-01T00:00:00Z through 9999-12-31T23:59:59.9999999Z.
+    static let supportedTicks: ClosedRange<Int64> = -621_355_968_000_000_000...2_534_023_007_999_999_999
 
     /// The day number of a calendar date.
     static func days(year: Int64, month: Int64, day: Int64) -> Int64 {

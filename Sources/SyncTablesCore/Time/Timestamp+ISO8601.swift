@@ -1,7 +1,8 @@
 extension Timestamp {
     /// Parses an ISO-8601 date-time: `YYYY-MM-DDThh:mm:ss`, an optional fraction of 1–7 digits
     /// (further digits are accepted and truncated, since ticks are 100 ns), then `Z` or an offset
-    /// `±hh:mm` / `±hhmm`. Lowercase `t` and `z` are accepted; years run from 0001 to 9999.
+    /// `±hh:mm` / `±hhmm`. Lowercase `t` and `z` are accepted; the instant must fall in the years
+    /// 0001–9999 in UTC.
     ///
     /// ```swift
     /// let t = try Timestamp(iso8601: "2001-02-03T00:03:00+07:00")
@@ -19,12 +20,6 @@ extension Timestamp {
     public init?(parsing text: String) {
         guard let timestamp = try? Timestamp(iso8601: text) else { return nil }
         self = timestamp
-    }
-
-    /// Parses ISO-8601 UTF-8 bytes like ``init(iso8601:)``, or returns `nil`; avoids building a `String`.
-    init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
-        guard let ticks = try? ISO8601Reader(text: "", bytes: bytes).ticks() else { return nil }
-        self.init(ticks: ticks)
     }
 }
 
@@ -75,7 +70,13 @@ private struct ISO8601Reader {
 
         let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return seconds * CivilCalendar.ticksPerSecond + fractionTicks
+        let ticks = seconds * CivilCalendar.ticksPerSecond + fractionTicks
+        // An offset can push an instant past the calendar's ends; keeping UTC inside 0001–9999 means the
+        // canonical text of every parsed timestamp parses again.
+        guard CivilCalendar.supportedTicks.contains(ticks) else {
+            throw invalid("the instant falls outside the years 0001–9999 in UTC")
+        }
+        return ticks
     }
 
     /// The zone designator's offset from UTC in seconds; it must end the text.

@@ -38,7 +38,16 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Orders names by UTF-8 bytes, like SQLite's BINARY collation (Swift's `<` normalizes Unicode first).
     static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+        let fast = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                let common = Swift.min(left.count, right.count)
+                for index in 0..<common where left[index] != right[index] {
+                    return left[index] < right[index]
+                }
+                return left.count < right.count
+            }
+        }
+        return (fast ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 }
 

@@ -7,6 +7,13 @@ struct JSONParser {
     private let maxDepth: Int
     private var index = 0
     private var depth = 0
+    private var members: [Member] = []
+
+    private struct Member {
+        var key: String
+        var value: JSONValue
+        var offset: Int
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
@@ -77,12 +84,14 @@ struct JSONParser {
         try enterContainer()
         index += 1
         skipWhitespace()
-        var properties: [String: JSONValue] = [:]
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(JSONObject(properties))
+            return .object(JSONObject())
         }
+        // Members go to a shared stack first so the dictionary is created once at its final size
+        // instead of rehashing as it grows.
+        let firstMember = members.count
         while true {
             guard index < bytes.count else { throw .unexpectedEnd(offset: index) }
             guard bytes[index] == UInt8(ascii: "\"") else {
@@ -98,9 +107,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if properties.updateValue(value, forKey: key) != nil {
-                throw .duplicateKey(offset: keyOffset, key: key)
-            }
+            members.append(Member(key: key, value: value, offset: keyOffset))
             skipWhitespace()
             guard index < bytes.count else { throw .unexpectedEnd(offset: index) }
             switch bytes[index] {
@@ -110,11 +117,21 @@ struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(JSONObject(properties))
+                return .object(JSONObject(try collectMembers(from: firstMember)))
             default:
                 throw .malformed(offset: index, reason: "expected ',' or '}' in an object")
             }
         }
+    }
+
+    /// Moves the members of the object being closed from the stack into a dictionary.
+    private mutating func collectMembers(from first: Int) throws(JSONError) -> [String: JSONValue] {
+        var properties = [String: JSONValue](minimumCapacity: members.count - first)
+        for member in members[first...] where properties.updateValue(member.value, forKey: member.key) != nil {
+            throw .duplicateKey(offset: member.offset, key: member.key)
+        }
+        members.removeSubrange(first...)
+        return properties
     }
 
     private mutating func parseArray() throws(JSONError) -> JSONValue {

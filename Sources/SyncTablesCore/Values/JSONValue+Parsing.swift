@@ -19,8 +19,8 @@ extension JSONValue {
         self = try result.get()
     }
 
-    /// Parses JSON from UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice<UInt8>`, …) with the same rules as
-    /// ``init(parsing:maximumDepth:)-(String,_)``.
+    /// Parses JSON from UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice<UInt8>`, `UnsafeRawBufferPointer`, …)
+    /// with the same strict rules as parsing a `String`.
     public init(
         parsing bytes: some Collection<UInt8>,
         maximumDepth: Int = JSONValue.defaultMaximumDepth

@@ -90,7 +90,9 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private var currentPath: [any CodingKey] { codingPath + [JSONCodingKey(index: currentIndex)] }
+    private var currentPath: [any CodingKey] { path(at: currentIndex) }
+
+    private func path(at index: Int) -> [any CodingKey] { codingPath + [JSONCodingKey(index: index)] }
 
     /// Returns the next element and moves past it.
     private mutating func next(_ type: Any.Type) throws -> JSONValue {
@@ -119,20 +121,20 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let path = currentPath
-        return try ValueDecoder.bool(next(type), at: path)
+        let index = currentIndex
+        return try ValueDecoder.bool(next(type), at: path(at: index))
     }
     mutating func decode(_ type: String.Type) throws -> String {
-        let path = currentPath
-        return try ValueDecoder.string(next(type), at: path)
+        let index = currentIndex
+        return try ValueDecoder.string(next(type), at: path(at: index))
     }
     mutating func decode(_ type: Double.Type) throws -> Double {
-        let path = currentPath
-        return try ValueDecoder.double(next(type), at: path)
+        let index = currentIndex
+        return try ValueDecoder.double(next(type), at: path(at: index))
     }
     mutating func decode(_ type: Float.Type) throws -> Float {
-        let path = currentPath
-        return try ValueDecoder.float(next(type), at: path)
+        let index = currentIndex
+        return try ValueDecoder.float(next(type), at: path(at: index))
     }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
@@ -146,13 +148,13 @@ struct UnkeyedValueDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
     private mutating func integer<I: FixedWidthInteger>() throws -> I {
-        let path = currentPath
-        return try ValueDecoder.integer(next(I.self), as: I.self, at: path)
+        let index = currentIndex
+        return try ValueDecoder.integer(next(I.self), as: I.self, at: path(at: index))
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let path = currentPath
-        return try decoder.unbox(next(type), as: type, at: path)
+        let index = currentIndex
+        return try decoder.unbox(next(type), as: type, at: path(at: index))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

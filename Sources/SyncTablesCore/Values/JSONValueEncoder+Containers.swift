@@ -6,7 +6,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     let codingPath: [any CodingKey]
 
     private func set(_ value: JSONValue, for key: Key) {
-        builder.members[key.stringValue] = .value(value)
+        builder.set(value, for: key.stringValue)
     }
 
     private func path(_ key: Key) -> [any CodingKey] { codingPath + [key] }
@@ -36,10 +36,10 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        if T.self == Date.self, codingPath.isEmpty {
+        if T.self == Date.self || T.self == Timestamp.self, codingPath.isEmpty {
             encoder.state.dateKeys.insert(key.stringValue)
         }
-        builder.members[key.stringValue] = try encoder.box(value, at: path(key))
+        builder.set(try encoder.box(value, at: path(key)), for: key.stringValue)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -47,7 +47,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = ObjectBuilder()
-        builder.members[key.stringValue] = .object(nested)
+        builder.set(.object(nested), for: key.stringValue)
         return KeyedEncodingContainer(
             KeyedValueEncodingContainer<NestedKey>(encoder: encoder, builder: nested, codingPath: path(key))
         )
@@ -55,7 +55,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayBuilder()
-        builder.members[key.stringValue] = .array(nested)
+        builder.set(.array(nested), for: key.stringValue)
         return UnkeyedValueEncodingContainer(encoder: encoder, builder: nested, codingPath: path(key))
     }
 
@@ -69,7 +69,7 @@ struct KeyedValueEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
     private func deferredEncoder(named name: String, path: [any CodingKey]) -> any Encoder {
         let child = ValueEncoder(state: encoder.state, codingPath: path)
-        builder.members[name] = .deferred(child)
+        builder.set(.deferred(child), for: name)
         return child
     }
 }

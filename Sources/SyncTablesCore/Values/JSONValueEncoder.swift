@@ -22,8 +22,8 @@ public struct JSONValueEncoder: Sendable {
         try encodeWithDateKeys(value).value
     }
 
-    /// Encodes a value and reports which top-level properties held a `Date` (including `Date?` that
-    /// were present), so a store can declare them as date properties of a typed table.
+    /// Encodes a value and reports which top-level properties held a `Date` or a ``Timestamp`` (including
+    /// optionals that were present), so a store can declare them as date properties of a typed table.
     ///
     /// ```swift
     /// let (value, dateKeys) = try JSONValueEncoder().encodeWithDateKeys(item)  // dateKeys: ["dueAt"]
@@ -55,15 +55,41 @@ enum EncodedNode {
     var value: JSONValue {
         switch self {
         case .value(let value): value
-        case .object(let builder): .object(JSONObject(builder.members.mapValues(\.value)))
+        case .object(let builder): .object(builder.object)
         case .array(let builder): .array(builder.elements.map(\.value))
         case .deferred(let encoder): encoder.node?.value ?? .object(JSONObject())
         }
     }
 }
 
+/// An object under construction: finished values, plus containers still being filled.
+///
+/// Keeping finished values in their final dictionary avoids rebuilding it when encoding ends, which is
+/// the whole cost for flat items.
 final class ObjectBuilder {
-    var members: [String: EncodedNode] = [:]
+    private var values: [String: JSONValue] = [:]
+    private var pending: [String: EncodedNode] = [:]
+
+    func set(_ value: JSONValue, for key: String) {
+        values[key] = value
+        if !pending.isEmpty { pending[key] = nil }
+    }
+
+    func set(_ node: EncodedNode, for key: String) {
+        if case .value(let value) = node {
+            set(value, for: key)
+        } else {
+            pending[key] = node
+            values[key] = nil
+        }
+    }
+
+    var object: JSONObject {
+        guard !pending.isEmpty else { return JSONObject(values) }
+        var properties = values
+        for (key, node) in pending { properties[key] = node.value }
+        return JSONObject(properties)
+    }
 }
 
 final class ArrayBuilder {
@@ -110,7 +136,7 @@ final class ValueEncoder: Encoder {
     }
 
     /// Encodes a nested value, handling the Foundation types that have a JSON form of their own.
-    func box<T: Encodable>(_ value: T, at path: [any CodingKey]) throws -> EncodedNode {
+    func box<T: Encodable>(_ value: T, at path: @autoclosure () -> [any CodingKey]) throws -> EncodedNode {
         switch value {
         case let json as JSONValue: return .value(json)
         case let object as JSONObject: return .value(.object(object))
@@ -118,48 +144,48 @@ final class ValueEncoder: Encoder {
         case let data as Data: return .value(.string(data.base64EncodedString()))
         case let url as URL: return .value(.string(url.absoluteString))
         case let uuid as UUID: return .value(.string(uuid.uuidString.lowercased()))
-        case let decimal as Decimal: return .value(try Self.number(decimal, at: path))
+        case let decimal as Decimal: return .value(try Self.number(decimal, at: path()))
         default:
-            let encoder = ValueEncoder(state: state, codingPath: path)
+            let encoder = ValueEncoder(state: state, codingPath: path())
             try value.encode(to: encoder)
             return encoder.node ?? .value(.object(JSONObject()))
         }
     }
 
-    static func integer<I: BinaryInteger>(_ value: I, at path: [any CodingKey]) throws -> JSONValue {
+    static func integer<I: BinaryInteger>(_ value: I, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         guard let integer = Int64(exactly: value) else {
             throw EncodingError.invalidValue(
                 value,
-                .init(codingPath: path, debugDescription: "\(value) does not fit in a 64-bit signed integer.")
+                .init(codingPath: path(), debugDescription: "\(value) does not fit in a 64-bit signed integer.")
             )
         }
         return .integer(integer)
     }
 
-    static func double(_ value: Double, at path: [any CodingKey]) throws -> JSONValue {
+    static func double(_ value: Double, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         guard value.isFinite else {
             throw EncodingError.invalidValue(
                 value,
-                .init(codingPath: path, debugDescription: "Unable to encode \(value) directly in JSON.")
+                .init(codingPath: path(), debugDescription: "Unable to encode \(value) directly in JSON.")
             )
         }
         return .double(value)
     }
 
-    static func float(_ value: Float, at path: [any CodingKey]) throws -> JSONValue {
+    static func float(_ value: Float, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         // Through the shortest text so 1.1 as Float stays 1.1, not 1.100000023841858.
-        try double(Double(value.description) ?? Double(value), at: path)
+        try double(Double(value.description) ?? Double(value), at: path())
     }
 
-    static func number(_ value: Decimal, at path: [any CodingKey]) throws -> JSONValue {
+    static func number(_ value: Decimal, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         let text = value.description
         if let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text) else {
             throw EncodingError.invalidValue(
                 value,
-                .init(codingPath: path, debugDescription: "Unable to encode the decimal \(text) in JSON.")
+                .init(codingPath: path(), debugDescription: "Unable to encode the decimal \(text) in JSON.")
             )
         }
-        return try Self.double(double, at: path)
+        return try Self.double(double, at: path())
     }
 }

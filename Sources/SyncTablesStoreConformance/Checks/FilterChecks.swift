@@ -50,5 +50,18 @@ enum FilterChecks {
             }
             try Expect.equal(try await store.count(StoreQuery(table: FilterFixture.table)), 10, "rows intact")
         },
+        StoreConformanceCheck(name: "chains of thousands of and/or terms work") { makeStore in
+            let store = try await FilterFixture.store(makeStore)
+            var anyOf = FilterExpression.comparison(.equal, .property("n"), .value(.integer(-1)))
+            var allOf = FilterExpression.comparison(.notEqual, .property("n"), .value(.null))
+            for value in 0..<5000 {
+                anyOf = .or(anyOf, .comparison(.equal, .property("n"), .value(.integer(Int64(value) * 10))))
+                allOf = .and(allOf, .not(.comparison(.equal, .property("tag"), .value(.string("x\(value)")))))
+            }
+            let matches = StoreQuery(table: FilterFixture.table, filter: anyOf)
+            try Expect.equal(Build.ids(try await store.read(matches)), ["c", "d", "i"], "or chain")
+            let everyNumber = StoreQuery(table: FilterFixture.table, filter: allOf)
+            try Expect.equal(try await store.count(everyNumber), 9, "and chain")
+        },
     ]
 }

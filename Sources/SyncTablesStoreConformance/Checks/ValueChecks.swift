@@ -72,5 +72,19 @@ enum ValueChecks {
             try Expect.equal(
                 Build.ids(try await store.read(textOnlyB)), ["b"], "Text and text are different properties")
         },
+        StoreConformanceCheck(name: "items with 1500 properties are stored, filtered and replaced") { makeStore in
+            let store = try await makeStore()
+            var wide = Build.object(["id": .string("wide")])
+            for index in 0..<1500 { wide["p\(index)"] = .integer(Int64(index)) }
+            try await Build.table(
+                store, "T", items: [wide, Build.object(["id": .string("narrow"), "p1499": .integer(0)])])
+            try Expect.equal(try await store.lookup(table: "T", id: "wide"), wide, "round trip")
+            let last = StoreQuery(table: "T", filter: .comparison(.equal, .property("p1499"), .value(.integer(1499))))
+            try Expect.equal(Build.ids(try await store.read(last)), ["wide"], "filter on the last property")
+            try await store.write {
+                try $0.upsert(table: "T", items: [Build.object(["id": .string("wide"), "p0": .integer(7)])])
+            }
+            try Expect.equal(try await store.count(last), 0, "a replaced row loses its old properties")
+        },
     ]
 }

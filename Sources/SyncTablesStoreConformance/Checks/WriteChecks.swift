@@ -115,6 +115,19 @@ enum WriteChecks {
             let byNumber = StoreQuery(table: "T", filter: .not(.isIn(.property("n"), numbers)))
             try Expect.equal(try await store.count(byNumber), 2000, "rows not in the number list")
         },
+        StoreConformanceCheck(name: "delete by a query listing thousands of ids removes exactly those rows") {
+            makeStore in
+            let store = try await makeStore()
+            try await Build.table(store, "T", items: (0..<3000).map { Build.object(["id": .string("item\($0)")]) })
+            let doomed = (0..<3000).filter { $0 % 3 != 0 }.map { FilterExpression.value(.string("item\($0)")) }
+            let deleted = try await store.write {
+                try $0.delete(StoreQuery(table: "T", filter: .isIn(.property("id"), doomed)))
+            }
+            try Expect.equal(deleted, 2000, "deleted count")
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 1000, "rows left")
+            try Expect.isTrue(try await store.lookup(table: "T", id: "item3") != nil, "kept row")
+            try Expect.isTrue(try await store.lookup(table: "T", id: "item4") == nil, "deleted row")
+        },
         StoreConformanceCheck(name: "a closed store refuses further calls") { makeStore in
             let store = try await makeStore()
             try await store.defineTable(TableDefinition(name: "T"))

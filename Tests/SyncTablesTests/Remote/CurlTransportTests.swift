@@ -12,7 +12,7 @@
             try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
                 var transport: CurlTransport? = try CurlTransport()
                 loop = transport?.loopForTesting
-                _ = try await transport?.send(HTTPRequest(method: .get, url: server.baseURL))
+                _ = try await transport?.send(TransportRequest(method: .get, url: server.baseURL))
                 #expect(loop != nil)
 
                 transport = nil
@@ -29,7 +29,7 @@
             let reply = ScriptedReply.json(200, "[]", headers: [("Connection", "close")])
             try await ScriptedHTTPServer.with({ _ in reply }) { server in
                 for _ in 0..<3 {
-                    let response = try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+                    let response = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
                     #expect(response.status == 200)
                 }
                 #expect(Set(server.requests.map(\.clientPort)).count == 3)
@@ -40,7 +40,8 @@
         func rejectsHeaderInjection() async throws {
             let transport = try CurlTransport()
             try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
-                let request = HTTPRequest(method: .get, url: server.baseURL, headers: ["X-Evil": "a\r\nX-Injected: b"])
+                let request = TransportRequest(
+                    method: .get, url: server.baseURL, headers: ["X-Evil": "a\r\nX-Injected: b"])
                 let error = await #expect(throws: TransportError.self) { try await transport.send(request) }
                 #expect(error?.kind == .invalidRequest)
                 #expect(server.requests.isEmpty)
@@ -50,7 +51,7 @@
         @Test("a non-HTTP URL is rejected as an invalid request")
         func rejectsOtherSchemes() async throws {
             let transport = try CurlTransport()
-            let request = HTTPRequest(method: .get, url: URL(fileURLWithPath: "/etc/passwd"))
+            let request = TransportRequest(method: .get, url: URL(fileURLWithPath: "/etc/passwd"))
             let error = await #expect(throws: TransportError.self) { try await transport.send(request) }
             #expect(error?.kind == .invalidRequest)
         }
@@ -60,7 +61,7 @@
             let transport = try CurlTransport()
             let reply = ScriptedReply(status: 200, headers: [("X-Multi", "one"), ("X-Multi", "two")])
             try await ScriptedHTTPServer.with({ _ in reply }) { server in
-                let response = try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+                let response = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
                 #expect(response.headers.values(for: "x-multi") == ["one", "two"])
             }
         }
@@ -69,7 +70,8 @@
         func sendsEmptyHeaderValues() async throws {
             let transport = try CurlTransport()
             try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
-                _ = try await transport.send(HTTPRequest(method: .get, url: server.baseURL, headers: ["X-Empty": ""]))
+                _ = try await transport.send(
+                    TransportRequest(method: .get, url: server.baseURL, headers: ["X-Empty": ""]))
                 let request = try #require(server.requests.first)
                 #expect(request.headers.contains { $0.name.lowercased() == "x-empty" && $0.value.isEmpty })
                 #expect(request.header("Expect") == nil)

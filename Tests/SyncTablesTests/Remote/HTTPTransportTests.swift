@@ -12,10 +12,10 @@ struct HTTPTransportTests {
             .json(201, #"{"echo":"\#(request.bodyText)"}"#, headers: [("X-Reply", "yes")])
         }) { server in
             // Given a PATCH with a body and custom headers
-            var headers = HTTPHeaders()
+            var headers = TransportHeaders()
             headers.add(name: "X-Custom", value: "one")
             headers.add(name: "Content-Type", value: "application/json")
-            let request = HTTPRequest(
+            let request = TransportRequest(
                 method: .patch,
                 url: server.baseURL.appendingPathComponent("tables/todo/a"),
                 headers: headers,
@@ -43,11 +43,11 @@ struct HTTPTransportTests {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 204) }) { server in
             let url = server.baseURL.appendingPathComponent("tables/todo/a")
-            for method in [HTTPMethod.get, .delete] {
-                let response = try await transport.send(HTTPRequest(method: method, url: url))
+            for method in [TransportMethod.get, .delete] {
+                let response = try await transport.send(TransportRequest(method: method, url: url))
                 #expect(response.status == 204)
             }
-            _ = try await transport.send(HTTPRequest(method: .post, url: url, body: []))
+            _ = try await transport.send(TransportRequest(method: .post, url: url, body: []))
 
             let received = server.requests
             #expect(received.map(\.method) == ["GET", "DELETE", "POST"])
@@ -60,7 +60,7 @@ struct HTTPTransportTests {
     func returnsErrorStatuses(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in .json(500, #"{"error":"boom"}"#) }) { server in
-            let response = try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+            let response = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
             #expect(response.status == 500)
             #expect(String(decoding: response.body, as: UTF8.self) == #"{"error":"boom"}"#)
         }
@@ -72,7 +72,7 @@ struct HTTPTransportTests {
         let payload = String(repeating: "0123456789", count: 200_000)
         try await ScriptedHTTPServer.with({ request in ScriptedReply(status: 200, body: request.bodyText) }) { server in
             let response = try await transport.send(
-                HTTPRequest(method: .post, url: server.baseURL, body: Array(payload.utf8))
+                TransportRequest(method: .post, url: server.baseURL, body: Array(payload.utf8))
             )
             #expect(response.body.count == payload.utf8.count)
             #expect(String(decoding: response.body, as: UTF8.self) == payload)
@@ -85,7 +85,7 @@ struct HTTPTransportTests {
             let transport = try kind.make()
             let closed = try RefusingPort()
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(HTTPRequest(method: .get, url: closed.baseURL))
+                try await transport.send(TransportRequest(method: .get, url: closed.baseURL))
             }
             #expect(error?.kind == .connectionFailed)
         }
@@ -95,7 +95,7 @@ struct HTTPTransportTests {
             let transport = try kind.make()
             let server = try DroppingServer()
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+                try await transport.send(TransportRequest(method: .get, url: server.baseURL))
             }
             #expect(error?.kind == .connectionLost, "\(String(describing: error))")
         }
@@ -107,7 +107,7 @@ struct HTTPTransportTests {
             let transport = try kind.make()
             let server = try DroppingServer(partialReply: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n[{\"id\":")
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+                try await transport.send(TransportRequest(method: .get, url: server.baseURL))
             }
             #expect(error?.kind == .connectionLost, "\(String(describing: error))")
         }
@@ -119,7 +119,8 @@ struct HTTPTransportTests {
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200, delay: .seconds(10)) }) { server in
             let started = ContinuousClock.now
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(HTTPRequest(method: .get, url: server.baseURL, timeout: .milliseconds(300)))
+                try await transport.send(
+                    TransportRequest(method: .get, url: server.baseURL, timeout: .milliseconds(300)))
             }
             #expect(error?.kind == .timedOut)
             #expect(ContinuousClock.now - started < .seconds(5))
@@ -133,7 +134,7 @@ struct HTTPTransportTests {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200, delay: .seconds(10)) }) { server in
             // Given a request in flight that the server answers only after 10 s
-            let request = HTTPRequest(method: .get, url: server.baseURL)
+            let request = TransportRequest(method: .get, url: server.baseURL)
             let task = Task { try await transport.send(request) }
             try await waitUntil { server.requests.count == 1 }
 
@@ -154,7 +155,7 @@ struct HTTPTransportTests {
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200) }) { server in
             let task = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
-                return try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+                return try await transport.send(TransportRequest(method: .get, url: server.baseURL))
             }
             await #expect(throws: CancellationError.self) { try await task.value }
             #expect(server.requests.isEmpty)
@@ -166,7 +167,7 @@ struct HTTPTransportTests {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
             for _ in 0..<20 {
-                _ = try await transport.send(HTTPRequest(method: .get, url: server.baseURL))
+                _ = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
             }
             #expect(server.requests.count == 20)
             #expect(Set(server.requests.map(\.clientPort)).count == 1)
@@ -179,7 +180,7 @@ struct HTTPTransportTests {
         try await ScriptedHTTPServer.with({ request in ScriptedReply(status: 200, body: request.rawPath) }) { server in
             for index in 0..<1_000 {
                 let response = try await transport.send(
-                    HTTPRequest(method: .get, url: server.baseURL.appendingPathComponent("n\(index)"))
+                    TransportRequest(method: .get, url: server.baseURL.appendingPathComponent("n\(index)"))
                 )
                 #expect(String(decoding: response.body, as: UTF8.self) == "/n\(index)")
             }
@@ -200,7 +201,7 @@ struct HTTPTransportTests {
                         for index in 0..<20 {
                             let path = "t\(task)-\(index)"
                             let response = try await transport.send(
-                                HTTPRequest(method: .get, url: server.baseURL.appendingPathComponent(path))
+                                TransportRequest(method: .get, url: server.baseURL.appendingPathComponent(path))
                             )
                             if String(decoding: response.body, as: UTF8.self) != "/\(path)" { mismatches += 1 }
                         }

@@ -19,7 +19,7 @@ struct TransportThroughputMeasurement {
         let transport = try kind.make()
         let body = #"[{"id":"a","text":"Buy milk","complete":false,"version":"1"}]"#
         try await ScriptedHTTPServer.with({ _ in .json(200, body) }) { server in
-            let request = HTTPRequest(method: .get, url: server.baseURL.appendingPathComponent("tables/todo"))
+            let request = TransportRequest(method: .get, url: server.baseURL.appendingPathComponent("tables/todo"))
             for _ in 0..<200 { _ = try await transport.send(request) }
 
             let count = 5_000

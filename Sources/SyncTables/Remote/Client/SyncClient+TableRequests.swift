@@ -112,13 +112,13 @@ extension SyncClient {
     }
 
     private func sendTableRequest(
-        _ method: HTTPMethod,
+        _ method: TransportMethod,
         url: URL,
         body: [UInt8]? = nil,
         ifMatch version: String? = nil,
         features: ZumoFeatures
-    ) async throws -> HTTPResponse {
-        var request = HTTPRequest(method: method, url: url, body: body, timeout: configuration.timeout)
+    ) async throws -> TransportResponse {
+        var request = TransportRequest(method: method, url: url, body: body, timeout: configuration.timeout)
         if let version, !version.isEmpty {
             request.headers["If-Match"] = EntityTag.ifMatch(version: version)
         }

@@ -29,7 +29,7 @@ public final class SyncClient: Sendable {
         /// The time limit of each request.
         public var timeout: Duration
         /// Runs last on every request before it is sent (again on a retry), for example to add a fresh token.
-        public var requestDecorator: (@Sendable (inout HTTPRequest) async throws -> Void)?
+        public var requestDecorator: (@Sendable (inout TransportRequest) async throws -> Void)?
         /// Called when a request comes back `401 Unauthorized`; return `true` after refreshing credentials to
         /// send the request once more, `false` to let the 401 surface as ``HTTPStatusError``.
         public var onUnauthorized: (@Sendable () async throws -> Bool)?
@@ -40,7 +40,7 @@ public final class SyncClient: Sendable {
             headers: [String: String] = [:],
             installationID: String? = nil,
             timeout: Duration = .seconds(30),
-            requestDecorator: (@Sendable (inout HTTPRequest) async throws -> Void)? = nil,
+            requestDecorator: (@Sendable (inout TransportRequest) async throws -> Void)? = nil,
             onUnauthorized: (@Sendable () async throws -> Bool)? = nil
         ) {
             self.url = url
@@ -78,7 +78,7 @@ public final class SyncClient: Sendable {
         transport: (any HTTPTransport)? = nil,
         headers: [String: String] = [:],
         installationID: String? = nil,
-        requestDecorator: (@Sendable (inout HTTPRequest) async throws -> Void)? = nil,
+        requestDecorator: (@Sendable (inout TransportRequest) async throws -> Void)? = nil,
         onUnauthorized: (@Sendable () async throws -> Bool)? = nil,
         timeout: Duration = .seconds(30)
     ) {
@@ -109,9 +109,9 @@ public final class SyncClient: Sendable {
     ///
     /// ```swift
     /// let url = client.configuration.url.appendingPathComponent("api/health")
-    /// let response = try await client.send(HTTPRequest(method: .get, url: url))
+    /// let response = try await client.send(TransportRequest(method: .get, url: url))
     /// ```
-    public func send(_ request: HTTPRequest, features: ZumoFeatures = []) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest, features: ZumoFeatures = []) async throws -> TransportResponse {
         var hasRetried = false
         while true {
             var prepared = request
@@ -130,8 +130,8 @@ public final class SyncClient: Sendable {
         }
     }
 
-    private func standardHeaders(for request: HTTPRequest, features: ZumoFeatures) -> HTTPHeaders {
-        var headers: HTTPHeaders = [
+    private func standardHeaders(for request: TransportRequest, features: ZumoFeatures) -> TransportHeaders {
+        var headers: TransportHeaders = [
             "ZUMO-API-VERSION": "2.0.0",
             "X-ZUMO-VERSION": ClientIdentification.zumoVersion,
             "User-Agent": ClientIdentification.userAgent,

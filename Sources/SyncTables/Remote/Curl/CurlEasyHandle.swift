@@ -77,7 +77,7 @@
             }
         }
 
-        private func configureMethodAndBody(_ request: HTTPRequest) throws(TransportError) -> [CURLcode] {
+        private func configureMethodAndBody(_ request: TransportRequest) throws(TransportError) -> [CURLcode] {
             let method = request.method.rawValue
             guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 throw TransportError(.invalidRequest, message: "Invalid HTTP method \"\(method)\".")
@@ -112,7 +112,7 @@
         }
 
         private static func makeHeaderList(
-            _ headers: HTTPHeaders
+            _ headers: TransportHeaders
         ) throws(TransportError) -> UnsafeMutablePointer<curl_slist>? {
             var list: UnsafeMutablePointer<curl_slist>?
             var lines = [String]()

@@ -155,7 +155,7 @@
             of transfer: CurlTransfer,
             code: CURLcode,
             handle: CurlEasyHandle
-        ) -> Result<HTTPResponse, any Error> {
+        ) -> Result<TransportResponse, any Error> {
             if transfer.isCancelled { return .failure(CancellationError()) }
             guard code == CURLE_OK else {
                 return .failure(TransportError(curlCode: code, detail: handle.errorDetail))
@@ -164,9 +164,9 @@
             guard status >= 100 else {
                 return .failure(TransportError(.invalidResponse, message: "The response has no status code."))
             }
-            let response = HTTPResponse(
+            let response = TransportResponse(
                 status: status,
-                headers: HTTPHeaders(transfer.responseFields),
+                headers: TransportHeaders(transfer.responseFields),
                 body: transfer.responseBody
             )
             return .success(response)

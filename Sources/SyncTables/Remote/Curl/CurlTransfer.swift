@@ -10,26 +10,26 @@
     /// That is what makes `@unchecked Sendable` sound.
     final class CurlTransfer: @unchecked Sendable {
         private struct State {
-            var continuation: CheckedContinuation<HTTPResponse, any Error>?
+            var continuation: CheckedContinuation<TransportResponse, any Error>?
             var isCancelled = false
             var isFinished = false
         }
 
-        let request: HTTPRequest
+        let request: TransportRequest
         private let state = LockedState(State())
 
         // Loop thread only.
         var easyHandle: CurlEasyHandle?
-        var responseFields: [HTTPHeaders.Field] = []
+        var responseFields: [TransportHeaders.Field] = []
         var responseBody: [UInt8] = []
 
-        init(request: HTTPRequest) {
+        init(request: TransportRequest) {
             self.request = request
         }
 
         /// Stores the continuation to resume later; returns `false` (after resuming it with
         /// `CancellationError`) when the task was cancelled before the transfer could start.
-        func attach(_ continuation: CheckedContinuation<HTTPResponse, any Error>) -> Bool {
+        func attach(_ continuation: CheckedContinuation<TransportResponse, any Error>) -> Bool {
             let cancelledEarly = state.withLock { state -> Bool in
                 if state.isCancelled {
                     state.isFinished = true
@@ -51,8 +51,8 @@
         var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
         /// Resumes the caller with the outcome, at most once.
-        func finish(_ result: Result<HTTPResponse, any Error>) {
-            let continuation = state.withLock { state -> CheckedContinuation<HTTPResponse, any Error>? in
+        func finish(_ result: Result<TransportResponse, any Error>) {
+            let continuation = state.withLock { state -> CheckedContinuation<TransportResponse, any Error>? in
                 guard !state.isFinished else { return nil }
                 state.isFinished = true
                 defer { state.continuation = nil }
@@ -79,7 +79,7 @@
             } else if let colon = line.firstIndex(of: ":") {
                 let name = String(line[..<colon])
                 let value = String(line[line.index(after: colon)...]).trimmingSpaces()
-                responseFields.append(HTTPHeaders.Field(name: name, value: value))
+                responseFields.append(TransportHeaders.Field(name: name, value: value))
             }
         }
 

@@ -12,7 +12,7 @@
     ///
     /// ```swift
     /// let transport = try CurlTransport()
-    /// let response = try await transport.send(HTTPRequest(method: .get, url: url))
+    /// let response = try await transport.send(TransportRequest(method: .get, url: url))
     /// ```
     public final class CurlTransport: HTTPTransport {
         /// Tuning for a ``CurlTransport``.
@@ -52,7 +52,7 @@
         package var loopForTesting: AnyObject { loop }
 
         /// Sends the request on the transport's thread and waits for the whole response.
-        public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        public func send(_ request: TransportRequest) async throws -> TransportResponse {
             try Task.checkCancellation()
             let transfer = CurlTransfer(request: request)
             return try await withTaskCancellationHandler {

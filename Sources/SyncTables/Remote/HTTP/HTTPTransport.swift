@@ -8,7 +8,7 @@
 /// ```swift
 /// struct LoggingTransport: HTTPTransport {
 ///     let next: any HTTPTransport
-///     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+///     func send(_ request: TransportRequest) async throws -> TransportResponse {
 ///         print(request.method, request.url)
 ///         return try await next.send(request)
 ///     }
@@ -16,5 +16,5 @@
 /// ```
 public protocol HTTPTransport: Sendable {
     /// Sends the request and returns the response, throwing ``TransportError`` or `CancellationError`.
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    func send(_ request: TransportRequest) async throws -> TransportResponse
 }

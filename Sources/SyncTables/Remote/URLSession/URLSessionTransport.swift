@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// let transport = URLSessionTransport()
-/// let response = try await transport.send(HTTPRequest(method: .get, url: url))
+/// let response = try await transport.send(TransportRequest(method: .get, url: url))
 /// ```
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
@@ -35,7 +35,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends the request through the session and waits for the whole response.
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let urlRequest = Self.makeURLRequest(request)
         let data: Data
@@ -52,14 +52,14 @@ public final class URLSessionTransport: HTTPTransport {
         guard let httpResponse = response as? HTTPURLResponse else {
             throw TransportError(.invalidResponse, message: "The response is not an HTTP response.")
         }
-        var headers = HTTPHeaders()
+        var headers = TransportHeaders()
         for (name, value) in httpResponse.allHeaderFields {
             headers.add(name: String(describing: name), value: String(describing: value))
         }
-        return HTTPResponse(status: httpResponse.statusCode, headers: headers, body: [UInt8](data))
+        return TransportResponse(status: httpResponse.statusCode, headers: headers, body: [UInt8](data))
     }
 
-    private static func makeURLRequest(_ request: HTTPRequest) -> URLRequest {
+    private static func makeURLRequest(_ request: TransportRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData

@@ -3,7 +3,7 @@ import Foundation
 /// Turns table-protocol responses into items, pages and typed errors.
 enum ResponseReading {
     /// The single item of a 2xx response, with `version` overridden by the `ETag` header (PROTOCOL §1.3).
-    static func item(from response: HTTPResponse) throws(RemoteError) -> JSONObject {
+    static func item(from response: TransportResponse) throws(RemoteError) -> JSONObject {
         let value = try json(from: response)
         guard case .object(var item) = value else {
             throw .malformedResponse(status: response.status, body: response.body, reason: "expected a JSON object")
@@ -13,13 +13,13 @@ enum ResponseReading {
     }
 
     /// The item of a 2xx response that may have no body (a .NET server's `204` to DELETE).
-    static func optionalItem(from response: HTTPResponse) throws(RemoteError) -> JSONObject? {
+    static func optionalItem(from response: TransportResponse) throws(RemoteError) -> JSONObject? {
         if response.body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return nil }
         return try item(from: response)
     }
 
     /// A page of a query: a bare array, `{"results": [...], "count": N}`, or a single object.
-    static func page(from response: HTTPResponse, requestURL: URL) throws(RemoteError) -> RemotePage {
+    static func page(from response: TransportResponse, requestURL: URL) throws(RemoteError) -> RemotePage {
         let nextLink = response.headers["Link"].flatMap { LinkHeader.nextURL(in: $0, relativeTo: requestURL) }
         switch try json(from: response) {
         case .array(let values):
@@ -52,7 +52,7 @@ enum ResponseReading {
     }
 
     /// The error for a non-2xx response: message and server item read from the body when it is JSON.
-    static func statusError(from response: HTTPResponse) -> HTTPStatusError {
+    static func statusError(from response: TransportResponse) -> HTTPStatusError {
         var error = HTTPStatusError(status: response.status, body: response.body)
         guard case .object(var object)? = try? JSONValue(parsing: response.body) else {
             return error
@@ -67,7 +67,7 @@ enum ResponseReading {
         return error
     }
 
-    private static func json(from response: HTTPResponse) throws(RemoteError) -> JSONValue {
+    private static func json(from response: TransportResponse) throws(RemoteError) -> JSONValue {
         do {
             return try JSONValue(parsing: response.body)
         } catch {
@@ -75,7 +75,9 @@ enum ResponseReading {
         }
     }
 
-    private static func objects(_ values: [JSONValue], _ response: HTTPResponse) throws(RemoteError) -> [JSONObject] {
+    private static func objects(_ values: [JSONValue], _ response: TransportResponse) throws(RemoteError)
+        -> [JSONObject]
+    {
         var items: [JSONObject] = []
         items.reserveCapacity(values.count)
         for value in values {
@@ -88,7 +90,7 @@ enum ResponseReading {
         return items
     }
 
-    private static func applyETag(of response: HTTPResponse, to item: inout JSONObject) {
+    private static func applyETag(of response: TransportResponse, to item: inout JSONObject) {
         if let tag = response.headers["ETag"] {
             item["version"] = .string(EntityTag.version(fromETag: tag))
         }

@@ -5,7 +5,7 @@ import SyncTablesSQLite
 /// Owned by the store actor and only ever used on its executor thread, so it needs no locking.
 final class SQLiteStorage {
     /// SQLite 3.15's default limit of bound parameters per statement.
-    static let parameterLimit = 999
+    static let parameterLimit = SQLiteTableState.parameterLimit
 
     let database: Database
     private(set) var catalog: SQLiteCatalog
@@ -85,44 +85,70 @@ final class SQLiteStorage {
 
     func upsert(table name: String, items: [JSONObject]) throws {
         var table = try catalog.table(named: name)
-        // Every id is checked before anything is written, so a bad item leaves the table untouched.
-        var ids: [String] = []
-        ids.reserveCapacity(items.count)
-        var newProperties: [String] = []
-        var seen = Set<String>()
-        for item in items {
-            ids.append(try ItemKey.id(of: item, table: name))
-            for property in item.properties.keys
-            where property != "id" && table.column(for: property) == nil && seen.insert(property).inserted {
-                newProperties.append(property)
-            }
-        }
         guard !items.isEmpty else { return }
+        // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
+        // before it too, so a refused batch leaves the table untouched.
         try atomically {
-            if !newProperties.isEmpty {
-                try catalog.addColumns(newProperties, to: table.key, in: database)
-                table = try catalog.table(named: name)
-            }
-            guard table.orderedColumns.count + 2 <= Self.parameterLimit else {
-                throw StoreError.invalidQuery(
-                    message: "table \(name) has \(table.orderedColumns.count) properties; at most "
-                        + "\(Self.parameterLimit - 2) are supported")
-            }
-            let statement = try database.cachedStatement(table.upsertSQL)
-            defer { statement.reset() }
-            for (item, id) in zip(items, ids) {
-                statement.reset()
-                statement.clearBindings()
-                try statement.bind(id, at: 1)
-                try statement.bind(StoreCoding.canonicalJSONText(item), at: 2)
-                for (property, value) in item.properties where property != "id" {
-                    guard let column = table.column(for: property) else { continue }
-                    let projected = Projection.project(value, isDate: table.isDate(property))
-                    try statement.bind(projected.sqliteValue, at: column.parameter)
+            var statements = try upsertStatements(table)
+            defer { for statement in statements { statement.reset() } }
+            var touched = Array(repeating: false, count: statements.count)
+            for item in items {
+                let id = try ItemKey.id(of: item, table: name)
+                let json = StoreCoding.canonicalJSONBytes(item)
+                let binding = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
+                if case .missing(let properties) = binding {
+                    // New properties: add their columns, then bind the item again with the wider statements.
+                    try catalog.addColumns(properties, to: table.key, in: database)
+                    table = try catalog.table(named: name)
+                    statements = try upsertStatements(table)
+                    touched = Array(repeating: false, count: statements.count)
+                    _ = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
                 }
-                try statement.run()
+                try statements[0].run()
+                for index in statements.indices.dropFirst() where touched[index] {
+                    try statements[index].bind(id, at: 1)
+                    try statements[index].run()
+                }
             }
         }
+    }
+
+    private enum Binding {
+        case bound
+        case missing([String])
+    }
+
+    /// Binds one item to the upsert statements, or reports the properties that have no column yet.
+    /// `touched` tells which extra `UPDATE` statements received a value.
+    private func bind(
+        _ item: JSONObject, id: String, json: [UInt8], to statements: [Statement], touched: inout [Bool],
+        table: SQLiteTableState
+    ) throws -> Binding {
+        for index in statements.indices {
+            statements[index].reset()
+            statements[index].clearBindings()
+            touched[index] = false
+        }
+        let insert = statements[0]
+        try insert.bind(id, at: 1)
+        try insert.bind(utf8: json, at: 2)
+        var missing: [String] = []
+        for (property, value) in item.properties where property != "id" {
+            guard let column = table.column(for: property) else {
+                missing.append(property)
+                continue
+            }
+            if missing.isEmpty {
+                let projected = Projection.project(value, isDate: column.isDate).sqliteValue
+                try statements[column.statement].bind(projected, at: column.parameter)
+                touched[column.statement] = true
+            }
+        }
+        return missing.isEmpty ? .bound : .missing(missing)
+    }
+
+    private func upsertStatements(_ table: SQLiteTableState) throws -> [Statement] {
+        try table.upsertSQL.map { try database.cachedStatement($0) }
     }
 
     func delete(table name: String, ids: [String]) throws -> Int {

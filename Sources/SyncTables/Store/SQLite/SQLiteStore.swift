@@ -11,7 +11,7 @@ import SyncTablesSQLite
 /// let store = try SQLiteStore(path: "todo.sqlite")
 /// try await store.defineTable(TableDefinition(name: "TodoItem", indexes: [["complete"]]))
 /// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
-/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .property("complete") == false))
+/// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .comparison(.equal, .property("complete"), .value(false))))
 /// ```
 public actor SQLiteStore: LocalStore {
     private let executor: SerialThreadExecutor
@@ -20,6 +20,11 @@ public actor SQLiteStore: LocalStore {
     /// The actor runs every call on its dedicated thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
+    }
+
+    /// The store's own thread as a task executor; see ``LocalStore/preferredTaskExecutor``.
+    public nonisolated var preferredTaskExecutor: (any TaskExecutor)? {
+        executor
     }
 
     /// Opens the database file at `path`, creating it (and its tables) when needed.
@@ -40,7 +45,7 @@ public actor SQLiteStore: LocalStore {
     ) throws {
         let storage = try Self.openStorage(path: path, configuration: configuration, prepare: prepareConnection)
         self.storage = storage
-        self.executor = SerialThreadExecutor(name: "SyncTables.SQLiteStore")
+        self.executor = SerialThreadExecutor(name: "SyncTablesStore")
     }
 
     /// A store in a private in-memory database, gone when the store is released.

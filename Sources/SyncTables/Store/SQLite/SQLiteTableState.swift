@@ -5,12 +5,26 @@ struct SQLiteTableState: Sendable {
     struct Column: Sendable {
         /// The generated SQL name (`c1`, `c2`, …), safe to splice into SQL.
         let name: String
-        /// The parameter index of this column in the table's upsert statement.
+        /// Which upsert statement binds this column: 0 is the `INSERT OR REPLACE`, 1… the `UPDATE`s that
+        /// carry columns beyond SQLite 3.15's 999 parameters per statement.
+        let statement: Int
+        /// The parameter index of this column in that statement.
         let parameter: Int32
+        /// The column's position in creation order.
+        let ordinal: Int
+        /// `true` when the property is a date property (its ISO-8601 strings are stored as ticks).
+        var isDate: Bool
     }
 
     /// The definition as merged over every `defineTable` call.
-    var definition: TableDefinition
+    var definition: TableDefinition {
+        didSet {
+            let dates = definition.dateProperties
+            for property in Array(columns.keys) {
+                columns[property]?.isDate = FilterPreparation.isDateProperty(property, dates)
+            }
+        }
+    }
     /// The case-insensitive key (see ``TableName``).
     let key: String
     /// Projected columns by property name, in creation order through `parameter`.
@@ -36,22 +50,55 @@ struct SQLiteTableState: Sendable {
         FilterPreparation.isDateProperty(property, definition.dateProperties)
     }
 
+    /// SQLite 3.15's limit of parameters in one statement.
+    static let parameterLimit = 999
+    /// Projected columns the `INSERT` statement carries (besides `id` and `_json`).
+    static let insertColumns = parameterLimit - 2
+    /// Projected columns each extra `UPDATE` statement carries (besides `id`).
+    static let updateColumns = parameterLimit - 1
+
     /// Records a column loaded from the catalog or just added.
     mutating func addColumn(property: String, number: Int) {
         lastColumnNumber = max(lastColumnNumber, number)
-        columns[property] = Column(name: "c\(number)", parameter: Int32(columns.count + 3))
+        let ordinal = columns.count
+        let statement: Int
+        let parameter: Int
+        if ordinal < Self.insertColumns {
+            (statement, parameter) = (0, ordinal + 3)
+        } else {
+            let overflow = ordinal - Self.insertColumns
+            (statement, parameter) = (overflow / Self.updateColumns + 1, overflow % Self.updateColumns + 2)
+        }
+        columns[property] = Column(
+            name: "c\(number)", statement: statement, parameter: Int32(parameter), ordinal: ordinal,
+            isDate: isDate(property))
     }
 
-    /// Columns in parameter order.
+    /// Columns in creation order.
     var orderedColumns: [Column] {
-        columns.values.sorted { $0.parameter < $1.parameter }
+        columns.values.sorted { $0.ordinal < $1.ordinal }
     }
 
-    /// `INSERT OR REPLACE` over `id`, `_json` and every projected column: one row replaces the whole
-    /// stored row, and properties an item lacks become NULL.
-    var upsertSQL: String {
-        let names = orderedColumns.map { ", \"\($0.name)\"" }.joined()
-        let parameters = String(repeating: ", ?", count: columns.count)
-        return "INSERT OR REPLACE INTO \(quotedName) (id, _json\(names)) VALUES (?, ?\(parameters))"
+    /// The statements that write one item, in order: an `INSERT OR REPLACE` over `id`, `_json` and the first
+    /// projected columns (so a row replaces the whole stored row and absent properties become NULL), then
+    /// for very wide tables one `UPDATE … WHERE id = ?1` per further group of columns.
+    var upsertSQL: [String] {
+        let ordered = orderedColumns
+        var groups: [[Column]] = [Array(ordered.prefix(Self.insertColumns))]
+        var rest = ordered.dropFirst(Self.insertColumns)
+        while !rest.isEmpty {
+            groups.append(Array(rest.prefix(Self.updateColumns)))
+            rest = rest.dropFirst(Self.updateColumns)
+        }
+        let insertNames = groups[0].map { ", \"\($0.name)\"" }.joined()
+        let insertParameters = String(repeating: ", ?", count: groups[0].count)
+        var statements = [
+            "INSERT OR REPLACE INTO \(quotedName) (id, _json\(insertNames)) VALUES (?, ?\(insertParameters))"
+        ]
+        for group in groups.dropFirst() {
+            let assignments = group.map { "\"\($0.name)\" = ?\($0.parameter)" }.joined(separator: ", ")
+            statements.append("UPDATE \(quotedName) SET \(assignments) WHERE id = ?1")
+        }
+        return statements
     }
 }

@@ -3,6 +3,9 @@
 /// - Functions must be called with their arity, else ``StoreError/invalidQuery(message:)``.
 /// - A date property compared with (or listed against) a string constant that is an ISO-8601 date-time is
 ///   compared as an instant, exactly as if the constant were a `.timestamp`.
+/// - Long chains of `and`/`or` are rebalanced (so thousands of terms neither overflow the stack nor exceed
+///   SQLite's expression depth), and `p eq 1 or p eq 2 or …` becomes `p in (1, 2, …)` (the same meaning,
+///   one parameter-free list instead of thousands of bound constants).
 enum FilterPreparation {
     /// The checked and rewritten filter.
     static func prepare(_ expression: FilterExpression, dateProperties: Set<String>) throws(StoreError)
@@ -39,10 +42,18 @@ enum FilterPreparation {
             return expression
         case .not(let inner):
             return .not(try again(inner))
-        case .and(let lhs, let rhs):
-            return .and(try again(lhs), try again(rhs))
-        case .or(let lhs, let rhs):
-            return .or(try again(lhs), try again(rhs))
+        case .and:
+            var terms: [FilterExpression] = []
+            for term in mergingEqualities(chain(expression, isAnd: true), negated: true) {
+                terms.append(try again(term))
+            }
+            return balanced(terms, isAnd: true)
+        case .or:
+            var terms: [FilterExpression] = []
+            for term in mergingEqualities(chain(expression, isAnd: false), negated: false) {
+                terms.append(try again(term))
+            }
+            return balanced(terms, isAnd: false)
         case .comparison(let op, let lhs, let rhs):
             let (left, right) = (try again(lhs), try again(rhs))
             if case .property(let name) = left, isDateProperty(name, dateProperties) {
@@ -80,6 +91,71 @@ enum FilterPreparation {
                 items.append(isDate ? asInstant(rewritten) : rewritten)
             }
             return .isIn(left, items)
+        }
+    }
+
+    /// The operands of a chain of `and` (or of `or`), flattened without recursion.
+    private static func chain(_ expression: FilterExpression, isAnd: Bool) -> [FilterExpression] {
+        var terms: [FilterExpression] = []
+        var pending = [expression]
+        while let next = pending.popLast() {
+            switch (next, isAnd) {
+            case (.and(let lhs, let rhs), true), (.or(let lhs, let rhs), false):
+                pending.append(rhs)
+                pending.append(lhs)
+            default:
+                terms.append(next)
+            }
+        }
+        return terms
+    }
+
+    /// Rebuilds a chain as a balanced tree, so its depth is logarithmic.
+    private static func balanced(_ terms: [FilterExpression], isAnd: Bool) -> FilterExpression {
+        guard terms.count > 1 else { return terms[0] }
+        let middle = terms.count / 2
+        let lhs = balanced(Array(terms[..<middle]), isAnd: isAnd)
+        let rhs = balanced(Array(terms[middle...]), isAnd: isAnd)
+        return isAnd ? .and(lhs, rhs) : .or(lhs, rhs)
+    }
+
+    /// Turns several `property eq constant` terms of one `or` chain into one `isIn` per property; with
+    /// `negated`, several `property ne constant` (or `not (property eq constant)`) terms of one `and` chain
+    /// into one `not isIn`. Both have exactly the meaning of the chain they replace.
+    private static func mergingEqualities(_ terms: [FilterExpression], negated: Bool) -> [FilterExpression] {
+        var constants: [String: [FilterExpression]] = [:]
+        var order: [String] = []
+        var others: [FilterExpression] = []
+        for term in terms {
+            guard let (name, constant) = equality(term, negated: negated) else {
+                others.append(term)
+                continue
+            }
+            if constants[name] == nil { order.append(name) }
+            constants[name, default: []].append(.value(constant))
+        }
+        var merged: [FilterExpression] = []
+        for name in order {
+            guard let values = constants[name] else { continue }
+            let membership: FilterExpression =
+                values.count == 1 ? .comparison(.equal, .property(name), values[0]) : .isIn(.property(name), values)
+            merged.append(negated ? .not(membership) : membership)
+        }
+        return merged + others
+    }
+
+    /// The property and constant of `p eq c` (or, `negated`, of `p ne c` / `not (p eq c)`).
+    private static func equality(_ term: FilterExpression, negated: Bool) -> (String, JSONValue)? {
+        switch (term, negated) {
+        case (.comparison(.equal, .property(let name), .value(let constant)), false),
+            (.comparison(.equal, .value(let constant), .property(let name)), false),
+            (.comparison(.notEqual, .property(let name), .value(let constant)), true),
+            (.comparison(.notEqual, .value(let constant), .property(let name)), true),
+            (.not(.comparison(.equal, .property(let name), .value(let constant))), true),
+            (.not(.comparison(.equal, .value(let constant), .property(let name))), true):
+            return (name, constant)
+        default:
+            return nil
         }
     }
 

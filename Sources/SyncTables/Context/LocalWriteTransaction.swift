@@ -1,0 +1,130 @@
+/// Applies a batch of local writes to one table inside one store transaction: row changes, collapse with
+/// queued operations and enqueueing all commit together, or (on any error) not at all.
+///
+/// The batch is worked out in memory first (each change sees the rows and operations left by the ones
+/// before it), then written with one upsert and one delete per table, which keeps batched inserts fast.
+struct LocalWriteTransaction {
+    let table: String
+    let queue: OperationQueue
+    let now: Timestamp
+
+    /// What is known about one item while the batch is worked out.
+    private struct ItemState {
+        /// The operation as stored before the batch, `nil` when none.
+        var originalOperation: PendingOperation?
+        /// The row now, `nil` when absent.
+        var row: JSONObject?
+        /// The operation now, `nil` when none.
+        var operation: PendingOperation?
+    }
+
+    /// Applies `changes` in order and returns, for each, the row it left stored (`nil` for deletes).
+    func apply(_ changes: [LocalChange], in transaction: any StoreTransaction) throws -> [JSONObject?] {
+        var states: [String: ItemState] = [:]
+        var touchedOrder: [String] = []
+        var results: [JSONObject?] = []
+        results.reserveCapacity(changes.count)
+
+        for change in changes {
+            let id = change.itemId
+            var state: ItemState
+            if let known = states[id] {
+                state = known
+            } else {
+                let operation = try OperationQueue.operation(table: table, itemId: id, in: transaction)
+                let row = try transaction.lookup(table: table, id: id)
+                state = ItemState(originalOperation: operation, row: row, operation: operation)
+                touchedOrder.append(id)
+            }
+            results.append(try apply(change, to: &state))
+            states[id] = state
+        }
+
+        try write(states, order: touchedOrder, in: transaction)
+        return results
+    }
+
+    /// Applies one change to the in-memory state of its item; a thrown error rolls the whole batch back.
+    private func apply(_ change: LocalChange, to state: inout ItemState) throws -> JSONObject? {
+        let id = change.itemId
+        let collapse = OperationCollapse.resolve(existing: state.operation, new: change.kind)
+        if collapse == .reject, let existing = state.operation {
+            throw SyncError.pendingOperationConflict(
+                table: table,
+                id: id,
+                existing: existing.kind,
+                attempted: change.kind
+            )
+        }
+
+        var deletedItem: JSONObject?
+        switch change {
+        case .insert(let object):
+            guard state.row == nil else { throw SyncError.duplicateInsert(table: table, id: id) }
+            state.row = ItemCoding.rowForInsert(object)
+        case .update(let object):
+            state.row = ItemCoding.rowForUpdate(object, existing: state.row)
+        case .delete(_, let passed):
+            deletedItem = state.row ?? passed ?? JSONObject(["id": .string(id)])
+            state.row = nil
+        }
+
+        switch collapse {
+        case .enqueue:
+            state.operation = queue.makeOperation(
+                kind: change.kind,
+                table: table,
+                itemId: id,
+                item: deletedItem,
+                createdAt: now
+            )
+        case .keepExisting:
+            state.operation?.version += 1
+        case .removeExisting:
+            state.operation = nil
+        case .convertToDelete:
+            state.operation?.kind = .delete
+            state.operation?.item = deletedItem
+            state.operation?.state = .pending
+            state.operation?.version += 1
+        case .reject:
+            break  // thrown above
+        }
+        return state.row
+    }
+
+    /// Writes the final state of every touched item.
+    private func write(_ states: [String: ItemState], order: [String], in transaction: any StoreTransaction) throws {
+        var upserts: [JSONObject] = []
+        var deletions: [String] = []
+        var removedOperations: [PendingOperation] = []
+        var savedOperations: [PendingOperation] = []
+        var changedOperationIds: [String] = []
+        upserts.reserveCapacity(order.count)
+        savedOperations.reserveCapacity(order.count)
+
+        for id in order {
+            guard let state = states[id] else { continue }
+            if let row = state.row { upserts.append(row) } else { deletions.append(id) }
+
+            let original = state.originalOperation
+            if let original, state.operation?.id != original.id {
+                removedOperations.append(original)
+            }
+            if let operation = state.operation, operation != original {
+                savedOperations.append(operation)
+                if operation.id == original?.id { changedOperationIds.append(operation.id) }
+            }
+        }
+
+        if !deletions.isEmpty { try transaction.delete(table: table, ids: deletions) }
+        if !upserts.isEmpty { try transaction.upsert(table: table, items: upserts) }
+        // Removal first: a removed operation and a new one for the same item share the row key.
+        try queue.remove(removedOperations, in: transaction)
+        try OperationQueue.save(savedOperations, in: transaction)
+        // A collapse changes what the operation will send, so errors about its old form no longer apply.
+        for operationId in changedOperationIds {
+            try OperationErrorRecord.deleteRecords(operationId: operationId, in: transaction)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+// One sync action (push, pull, purge) at a time per context, and no local write to an item while its
+// operation is on the wire: PROTOCOL §4.1 and §3.5. Both are actor state, so waiting is just suspension.
+
+extension SyncContext {
+    /// Runs `body` as the context's only sync action, waiting for the one in progress to finish first.
+    func withSyncAction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        while syncActionRunning {
+            await withCheckedContinuation { syncActionWaiters.append($0) }
+        }
+        syncActionRunning = true
+        defer {
+            syncActionRunning = false
+            if !syncActionWaiters.isEmpty { syncActionWaiters.removeFirst().resume() }
+        }
+        try Task.checkCancellation()
+        return try await body()
+    }
+
+    /// Marks an item as being pushed; local writes to it wait until ``endFlight(table:itemId:)``.
+    func beginFlight(table: String, itemId: String) {
+        inFlightItems.insert(PendingOperation.rowKey(table: table, itemId: itemId))
+    }
+
+    /// Ends an item's push and wakes the writers waiting for it.
+    func endFlight(table: String, itemId: String) {
+        inFlightItems.remove(PendingOperation.rowKey(table: table, itemId: itemId))
+        let waiters = inFlightWaiters
+        inFlightWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Waits while any of these items is being pushed, so a local edit never races the server's answer.
+    func waitUntilNotInFlight(table: String, itemIds: some Sequence<String>) async {
+        guard !inFlightItems.isEmpty else { return }
+        let keys = itemIds.map { PendingOperation.rowKey(table: table, itemId: $0) }
+        while keys.contains(where: inFlightItems.contains) {
+            await withCheckedContinuation { inFlightWaiters.append($0) }
+        }
+    }
+
+    /// The client, or a typed error for a context created without one.
+    func requireClient() throws(SyncError) -> SyncClient {
+        guard let client else { throw SyncError.noClient }
+        return client
+    }
+}

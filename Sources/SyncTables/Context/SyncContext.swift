@@ -1,0 +1,188 @@
+import Foundation
+
+/// The heart of offline sync: one local store, the typed tables in it, and one ordered, durable queue of
+/// the local changes waiting to be pushed.
+///
+/// Opening a context creates or migrates its system tables (`__operations`, `__errors`, `__config`).
+/// Every local write through a ``SyncTable`` commits its row change and its queued operation in one store
+/// transaction, so after a crash either both exist or neither does.
+///
+/// ```swift
+/// let context = try await SyncContext(store: try SQLiteStore(path: "todo.sqlite"))
+/// let todos = try await context.table(TodoItem.self)
+/// let saved = try await todos.insert(TodoItem(id: "", text: "Buy milk", complete: false))
+/// let pending = try await context.pendingOperationCount()   // 1
+/// ```
+///
+/// The context is an actor: writes to the same item are applied one after the other, and a batch is
+/// committed whole, so reads never see half of it. Reads go straight to the store and do not wait for
+/// the actor.
+public actor SyncContext {
+    /// The store holding the tables, the queue and the sync state.
+    public nonisolated let store: any LocalStore
+    /// The operation queue, shared with push, pull and purge.
+    nonisolated let queue: OperationQueue
+    /// The subscribers of ``events``.
+    nonisolated let eventBroadcaster = EventBroadcaster<SyncEvent>()
+    /// The live queries waiting for table changes.
+    nonisolated let changeNotifier = TableChangeNotifier()
+    /// The definitions given to the store so far, so a table is defined once, not per write.
+    private var definitions: [String: TableDefinition]
+
+    /// The server connection push and pull use; `nil` for a local-only context.
+    public nonisolated let client: SyncClient?
+    /// What push does with conflicts (409/412).
+    public private(set) var conflictPolicy: ConflictPolicy
+    /// The hook around each pushed operation, if any.
+    public private(set) var pushHandler: (any PushHandler)?
+
+    // Sync actions run one at a time; items being pushed block local writes to them.
+    var syncActionRunning = false
+    var syncActionWaiters: [CheckedContinuation<Void, Never>] = []
+    var inFlightItems: Set<String> = []
+    var inFlightWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Opens a context on `store`, creating or migrating the system tables.
+    ///
+    /// Throws ``SyncError/unsupportedSchemaVersion(found:supported:)`` for a store written by a newer
+    /// SyncTables, and ``SyncError/store(_:)`` when the store fails.
+    public init(
+        store: some LocalStore,
+        client: SyncClient? = nil,
+        conflictPolicy: ConflictPolicy = .manual,
+        pushHandler: (any PushHandler)? = nil
+    ) async throws {
+        let highestSequence = try await SystemSchema.open(store)
+        let existing = try await SyncError.mapping { try await store.tableDefinitions() }
+        self.store = store
+        self.client = client
+        self.conflictPolicy = conflictPolicy
+        self.pushHandler = pushHandler
+        self.queue = OperationQueue(store: store, sequence: OperationSequence(continuingAfter: highestSequence))
+        self.definitions = Dictionary(
+            existing.map { ($0.name.lowercased(), $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
+    }
+
+    /// A stream of everything that happens in the context from now on; each access is a new subscriber.
+    ///
+    /// ```swift
+    /// Task { for await event in context.events { log(event) } }
+    /// ```
+    public nonisolated var events: AsyncStream<SyncEvent> {
+        eventBroadcaster.subscribe()
+    }
+
+    /// Changes what push does with conflicts from now on.
+    public func setConflictPolicy(_ policy: ConflictPolicy) {
+        conflictPolicy = policy
+    }
+
+    /// Installs (or removes, with `nil`) the hook around pushed operations.
+    public func setPushHandler(_ handler: (any PushHandler)?) {
+        pushHandler = handler
+    }
+
+    /// Closes the store; the context cannot be used afterwards and event streams and live queries end.
+    public func close() async throws {
+        eventBroadcaster.finish()
+        changeNotifier.finish()
+        try await SyncError.mapping { try await store.close() }
+    }
+
+    // MARK: Tables
+
+    /// A handle on the table holding items of `type`, named after the type unless `name` is given.
+    ///
+    /// The table is created on first use. `Date` properties of the type are found automatically and
+    /// stored as date properties (compared as instants); list more in `dateProperties` if the type has a
+    /// hand-written `Decodable` conformance. Opening the same table as `JSONObject` gives an untyped handle.
+    ///
+    /// ```swift
+    /// let todos = try await context.table(TodoItem.self)
+    /// let raw = try await context.table(JSONObject.self, named: "TodoItem")
+    /// ```
+    ///
+    /// Throws ``SyncError/invalidTableName(_:reason:)`` for names that are not identifiers or that start
+    /// with `__` (reserved for system tables).
+    public func table<Item: SyncItem>(
+        _ type: Item.Type,
+        named name: String? = nil,
+        dateProperties: Set<String> = []
+    ) async throws -> SyncTable<Item> {
+        let requested = name ?? String(describing: type)
+        try SyncTableName.validate(requested)
+        var wanted = dateProperties
+        if type != JSONObject.self {
+            wanted.formUnion(DatePropertyProbe.dateProperties(of: type))
+        }
+        let definition = try await define(requested, dateProperties: wanted)
+        return SyncTable(context: self, name: definition.name)
+    }
+
+    /// Makes sure the store knows `table` with at least these date properties, defining it only when
+    /// something is new, and returns its definition.
+    ///
+    /// Stores compare table names case-insensitively, so the context does too: the first spelling seen
+    /// (or the store's) is the table's name everywhere, including the operation queue.
+    @discardableResult
+    func define(_ table: String, dateProperties: Set<String>) async throws -> TableDefinition {
+        let key = table.lowercased()
+        if let known = definitions[key], dateProperties.isSubset(of: known.dateProperties) { return known }
+        var definition = definitions[key] ?? TableDefinition(name: table)
+        definition.dateProperties.formUnion(dateProperties)
+        try await SyncError.mapping { try await store.defineTable(definition) }
+        definitions[key] = definition
+        return definition
+    }
+
+    /// The definition of a table this context has opened or found in the store.
+    func definition(of table: String) -> TableDefinition? {
+        definitions[table.lowercased()]
+    }
+
+    // MARK: Local writes
+
+    /// Applies prepared local changes to one table in one transaction, then reports them.
+    ///
+    /// `dateProperties` are the properties the items encoded from `Date`s; new ones extend the table first.
+    func write(
+        _ changes: [LocalChange],
+        to table: String,
+        dateProperties: Set<String> = []
+    ) async throws -> [JSONObject?] {
+        if !dateProperties.isEmpty {
+            try await define(table, dateProperties: dateProperties)
+        }
+        await waitUntilNotInFlight(table: table, itemIds: changes.lazy.map(\.itemId))
+        let writer = LocalWriteTransaction(table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
+        let rows = try await SyncError.mapping {
+            try await store.write { transaction in try writer.apply(changes, in: transaction) }
+        }
+        publish(changes, table: table)
+        changeNotifier.notify(table)
+        return rows
+    }
+
+    /// Wakes the live queries of `table`; pull, push results and purge call it after they commit.
+    nonisolated func notifyTableChanged(_ table: String) {
+        changeNotifier.notify(table)
+    }
+
+    private func publish(_ changes: [LocalChange], table: String) {
+        guard let first = changes.first else { return }
+        switch first {
+        case .insert where changes.count > 1:
+            eventBroadcaster.publish(.itemsInserted(table: table, ids: changes.map(\.itemId)))
+        default:
+            for change in changes {
+                switch change {
+                case .insert: eventBroadcaster.publish(.itemsInserted(table: table, ids: [change.itemId]))
+                case .update: eventBroadcaster.publish(.itemUpdated(table: table, id: change.itemId))
+                case .delete: eventBroadcaster.publish(.itemDeleted(table: table, id: change.itemId))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+/// The rule for user table names, checked before any store sees them (the stores check again).
+enum SyncTableName {
+    /// The longest accepted name.
+    static let maximumLength = 128
+
+    /// Throws ``SyncError/invalidTableName(_:reason:)`` unless `name` is a letter or `_`, then letters,
+    /// digits or `_` (ASCII), at most 128 characters, not starting with the system prefix `__`.
+    static func validate(_ name: String) throws(SyncError) {
+        guard !name.isEmpty else { throw .invalidTableName(name, reason: "the name is empty") }
+        guard name.utf8.count <= maximumLength else {
+            throw .invalidTableName(name, reason: "the name is longer than \(maximumLength) characters")
+        }
+        let bytes = Array(name.utf8)
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        let underscore = UInt8(ascii: "_")
+        guard isLetter(bytes[0]) || bytes[0] == underscore,
+            bytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == underscore })
+        else {
+            throw .invalidTableName(
+                name,
+                reason: "use a letter or '_' followed by letters, digits or '_' (no spaces, quotes or punctuation)"
+            )
+        }
+        guard !name.hasPrefix(SystemTables.reservedPrefix) else {
+            throw .invalidTableName(name, reason: "names starting with '__' are reserved for system tables")
+        }
+    }
+}

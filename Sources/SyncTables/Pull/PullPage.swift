@@ -1,0 +1,62 @@
+/// One page of server records applied to the local table in one transaction, with the pull's token
+/// (PROTOCOL §5.6): records with a pending local operation are skipped, `deleted: true` deletes.
+struct PullPage: Sendable {
+    let table: String
+    let records: [JSONObject]
+    /// The incremental token to store with the page, under this config key.
+    let token: (key: String, value: Timestamp)?
+
+    struct Result: Sendable {
+        var upserted = 0
+        var deleted = 0
+        var skippedPending = 0
+        var skippedInvalid = 0
+    }
+
+    func apply(in transaction: any StoreTransaction) throws -> Result {
+        var result = Result()
+        var ids: [String] = []
+        var valid: [(id: String, record: JSONObject)] = []
+        for record in records {
+            guard case .string(let id)? = record["id"], ItemID.isValid(id) else {
+                result.skippedInvalid += 1
+                continue
+            }
+            ids.append(id)
+            valid.append((id, record))
+        }
+        let pending = try Self.pendingItemIds(table: table, among: ids, in: transaction)
+        var upserts: [JSONObject] = []
+        var deletes: [String] = []
+        for (id, record) in valid {
+            if pending.contains(id) {
+                result.skippedPending += 1
+            } else if record["deleted"] == .bool(true) {
+                deletes.append(id)
+            } else {
+                upserts.append(record)
+            }
+        }
+        result.deleted = try transaction.delete(table: table, ids: deletes)
+        try transaction.upsert(table: table, items: upserts)
+        result.upserted = upserts.count
+        if let token {
+            try SystemConfig.setValue(token.value.iso8601, for: token.key, in: transaction)
+        }
+        return result
+    }
+
+    private static func pendingItemIds(
+        table: String,
+        among ids: [String],
+        in transaction: any StoreTransaction
+    ) throws -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        let filter = FilterExpression.and(
+            .comparison(.equal, .property(PendingOperation.Field.tableName), .value(.string(table))),
+            .isIn(.property(PendingOperation.Field.itemId), ids.map { .value(.string($0)) })
+        )
+        let rows = try transaction.read(StoreQuery(table: SystemTables.operations, filter: filter))
+        return Set(rows.compactMap { $0[PendingOperation.Field.itemId]?.stringValue })
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+// Pull (PROTOCOL §5): validate before any I/O, push first when the table is dirty, page with $skip/$top
+// until an empty page, and for a query id keep the `updatedAt ge` watermark of §5.7, committed with
+// each page.
+
+extension SyncContext {
+    /// Pulls server records of one table into the local store.
+    ///
+    /// - Parameters:
+    ///   - table: The table.
+    ///   - query: Which records (filter; for a full pull also ordering, limit as the maximum to pull, offset).
+    ///   - queryId: Makes the pull incremental: the context remembers, per table and query id, the
+    ///     newest `updatedAt` it has seen and asks only for newer records next time. At most 255
+    ///     characters, no `|`. Use one id per distinct filter.
+    ///   - options: Page size, implicit push scope, extra parameters.
+    func pull(
+        table: String,
+        query: StoreQuery?,
+        queryId rawQueryId: String?,
+        options: PullOptions
+    ) async throws -> PullSummary {
+        let queryId = rawQueryId.flatMap { $0.isEmpty ? nil : $0 }
+        let plan = try PullPlan(table: table, query: query, queryId: queryId, options: options)
+        let client = try requireClient()
+        return try await withSyncAction {
+            if try await queue.count(tables: [table]) > 0 {
+                // A failed implicit push fails the pull before any pull request is sent.
+                _ = try await pushQueue(tables: options.pushOtherTables ? nil : [table])
+            }
+            eventBroadcaster.publish(.pullStarted(table: table, queryId: queryId))
+            let summary: PullSummary
+            if let queryId {
+                summary = try await pullIncrementally(plan, queryId: queryId, client: client)
+            } else {
+                summary = try await pullFully(plan, client: client)
+            }
+            try await recordPullTime(table: table, queryId: queryId)
+            eventBroadcaster.publish(.pullFinished(table: table, queryId: queryId, received: summary.received))
+            return summary
+        }
+    }
+
+    /// The vanilla pull of §5.5: `$skip` grows by each page, the user's `$top` caps the total.
+    private func pullFully(_ plan: PullPlan, client: SyncClient) async throws -> PullSummary {
+        var summary = PullSummary()
+        let maximum = plan.maximumRecords ?? Int.max
+        var nextLink: URL?
+        while summary.received < maximum {
+            try Task.checkCancellation()
+            let top = min(plan.pageSize, maximum - summary.received)
+            let page: RemotePage
+            if let link = nextLink {
+                page = try await remote { try await client.query(url: link, features: [.offline]) }
+            } else {
+                let request = plan.request(skip: plan.startSkip + summary.received, top: top)
+                page = try await remote {
+                    try await client.query(table: plan.table, query: request, features: [.offline])
+                }
+            }
+            summary.requests += 1
+            if page.items.isEmpty { break }
+            let records = Array(page.items.prefix(maximum - summary.received))
+            try await apply(PullPage(table: plan.table, records: records, token: nil), to: &summary, queryId: nil)
+            nextLink = page.nextLink.flatMap { client.isSameOrigin($0) ? $0 : nil }
+        }
+        return summary
+    }
+
+    /// The incremental pull of §5.7: `(filter) and (updatedAt ge T)` ordered by `updatedAt`; the skip
+    /// restarts at 0 when the watermark moves and grows while a run of equal timestamps is paged through.
+    private func pullIncrementally(_ plan: PullPlan, queryId: String, client: SyncClient) async throws -> PullSummary {
+        let key = SystemConfig.deltaTokenKey(table: plan.table, queryId: queryId)
+        var token = try await deltaToken(key: key) ?? .epoch
+        var skip = 0
+        var summary = PullSummary()
+        while true {
+            try Task.checkCancellation()
+            let request = try plan.incrementalRequest(since: token, skip: skip)
+            let page = try await remote {
+                try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
+            }
+            summary.requests += 1
+            if page.items.isEmpty { break }
+            // Records skipped for pending operations count too, or a lone skipped record at the
+            // watermark would be fetched forever (§5.7).
+            let newest = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.init(parsing:)) }.max()
+            let advanced = newest.map { $0 > token } ?? false
+            let pageToken = advanced ? newest : nil
+            try await apply(
+                PullPage(table: plan.table, records: page.items, token: pageToken.map { (key, $0) }),
+                to: &summary, queryId: queryId)
+            if let pageToken {
+                token = pageToken
+                skip = 0
+            } else {
+                skip += page.items.count
+            }
+        }
+        summary.deltaToken = token
+        return summary
+    }
+
+    private func apply(_ page: PullPage, to summary: inout PullSummary, queryId: String?) async throws {
+        let result = try await SyncError.mapping { try await store.write { try page.apply(in: $0) } }
+        summary.received += page.records.count
+        summary.upserted += result.upserted
+        summary.deleted += result.deleted
+        summary.skippedPending += result.skippedPending
+        summary.skippedInvalid += result.skippedInvalid
+        changeNotifier.notify(page.table)
+        eventBroadcaster.publish(
+            .pullPageApplied(
+                table: page.table, queryId: queryId, upserted: result.upserted, deleted: result.deleted,
+                skipped: result.skippedPending + result.skippedInvalid))
+    }
+
+    /// The stored incremental token of a table and query id, `nil` before the first pull.
+    func deltaToken(key: String) async throws -> Timestamp? {
+        let text = try await SyncError.mapping {
+            try await store.write { try SystemConfig.value(for: key, in: $0) }
+        }
+        guard let text else { return nil }
+        guard let token = Timestamp(parsing: text) else {
+            throw SyncError.corruptSystemTable(table: SystemTables.config, message: "'\(key)' is not a date")
+        }
+        return token
+    }
+
+    private func recordPullTime(table: String, queryId: String?) async throws {
+        let key = SystemConfig.lastPullKey(table: table, queryId: queryId ?? "")
+        let now = Timestamp(date: .now).iso8601
+        try await SyncError.mapping { try await store.write { try SystemConfig.setValue(now, for: key, in: $0) } }
+    }
+
+    /// Runs a server request, turning transport and HTTP failures into ``SyncError``.
+    private func remote<Result>(_ request: () async throws -> Result) async throws -> Result {
+        do {
+            return try await request()
+        } catch let error as TransportError where error.kind == .cancelled {
+            throw CancellationError()
+        } catch let error as TransportError {
+            throw SyncError.network(error)
+        } catch let error as HTTPStatusError {
+            throw SyncError.server(error)
+        } catch let error as RemoteError {
+            throw SyncError.remote(error)
+        }
+    }
+}

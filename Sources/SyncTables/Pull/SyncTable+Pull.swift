@@ -1,0 +1,23 @@
+extension SyncTable {
+    /// Pulls the table's server records into the local store.
+    ///
+    /// Without a query id this is a full pull; with one it is incremental: only records whose
+    /// `updatedAt` is at or after the newest one seen by that query id are requested, and the watermark
+    /// is committed with each page, so an interrupted pull resumes where it stopped.
+    ///
+    /// ```swift
+    /// try await todos.pull()
+    /// try await todos.pull(todos.query().filter(Column("complete") == false), queryId: "open-todos")
+    /// ```
+    ///
+    /// If the table has pending operations, the context pushes first; if that push fails, the pull
+    /// throws its ``PushFailure`` without sending any pull request.
+    @discardableResult
+    public func pull(
+        _ query: SyncQuery<Item>? = nil,
+        queryId: String? = nil,
+        options: PullOptions = PullOptions()
+    ) async throws -> PullSummary {
+        try await context.pull(table: name, query: query?.storeQuery, queryId: queryId, options: options)
+    }
+}

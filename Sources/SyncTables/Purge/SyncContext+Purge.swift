@@ -1,0 +1,79 @@
+// Purge (PROTOCOL §6.2 with §10.1): local only, never pushes; tokens, operations, errors and rows go in
+// one transaction, so a crash can never leave rows deleted behind an advanced token.
+
+extension SyncContext {
+    /// Removes rows of a table from the local store; see ``SyncTable/purge(_:queryId:force:)``.
+    @discardableResult
+    public func purge(
+        table: String,
+        query: StoreQuery? = nil,
+        queryId rawQueryId: String? = nil,
+        force: Bool = false
+    ) async throws -> PurgeSummary {
+        let queryId = rawQueryId.flatMap { $0.isEmpty ? nil : $0 }
+        if let queryId { try PullPlan.validate(queryId: queryId) }
+        let query = query ?? StoreQuery(table: table)
+        guard query.table == table else { throw SyncError.invalidQuery("the query reads '\(query.table)'") }
+        let wholeTable = query.filter == nil && query.limit == nil && query.offset == 0
+        let queue = self.queue
+        let summary = try await withSyncAction {
+            eventBroadcaster.publish(.purgeStarted(table: table))
+            return try await SyncError.mapping {
+                try await store.write { transaction in
+                    try Self.purge(
+                        table: table, query: query, queryId: queryId, wholeTable: wholeTable, force: force,
+                        queue: queue, in: transaction)
+                }
+            }
+        }
+        changeNotifier.notify(table)
+        eventBroadcaster.publish(.purgeFinished(table: table, summary: summary))
+        return summary
+    }
+
+    private static func purge(
+        table: String,
+        query: StoreQuery,
+        queryId: String?,
+        wholeTable: Bool,
+        force: Bool,
+        queue: OperationQueue,
+        in transaction: any StoreTransaction
+    ) throws -> PurgeSummary {
+        var summary = PurgeSummary()
+        let operations = try OperationQueue.operations(table: table, in: transaction)
+        guard operations.isEmpty || force else { throw SyncError.pendingOperations(table: table) }
+
+        if wholeTable {
+            summary.tokens += try SystemConfig.removeValues(
+                withPrefix: SystemConfig.deltaTokenPrefix(table: table), in: transaction)
+        } else if let queryId {
+            let key = SystemConfig.deltaTokenKey(table: table, queryId: queryId)
+            if try SystemConfig.value(for: key, in: transaction) != nil {
+                try SystemConfig.removeValue(for: key, in: transaction)
+                summary.tokens += 1
+            }
+        }
+
+        let purgedIds: [String]
+        if wholeTable {
+            purgedIds = []
+        } else {
+            purgedIds = try transaction.read(query).compactMap { $0["id"]?.stringValue }
+        }
+        let purgedSet = Set(purgedIds)
+        let discarded = wholeTable ? operations : operations.filter { purgedSet.contains($0.itemId) }
+        for operation in discarded {
+            summary.errors += try OperationErrorRecord.deleteRecords(operationId: operation.id, in: transaction)
+        }
+        try queue.remove(discarded, in: transaction)
+        summary.operations = discarded.count
+
+        if wholeTable {
+            summary.rows = try transaction.delete(StoreQuery(table: table))
+        } else {
+            summary.rows = try transaction.delete(table: table, ids: purgedIds)
+        }
+        return summary
+    }
+}

@@ -1,0 +1,29 @@
+/// What push does when the server reports a conflict (HTTP 409 or 412) for an operation.
+///
+/// ```swift
+/// let context = try await SyncContext(store: store, client: client, conflictPolicy: .serverWins)
+/// ```
+public enum ConflictPolicy: Sendable {
+    /// Report every conflict as a ``TableOperationError`` in ``PushFailure`` (the default).
+    case manual
+    /// Take the server's item: cancel the operation and store the server's version locally.
+    case serverWins
+    /// Keep the local item: retry the operation at once against the server's current version.
+    case clientWins
+    /// Decide per conflict.
+    case custom(@Sendable (TableOperationError) async throws -> ConflictResolution)
+}
+
+/// A decision about one failed operation.
+public enum ConflictResolution: Sendable, Hashable {
+    /// Remove the operation and store this item locally as server data (for example the server's item).
+    case cancelAndUpdateItem(JSONObject)
+    /// Remove the operation and delete the local row.
+    case cancelAndDiscardItem
+    /// Keep the operation queued for the next push, with this item as its data.
+    case keepOperation(updatingItem: JSONObject)
+    /// Keep the operation with this item and send it again within the current push (once).
+    case retry(updatingItem: JSONObject)
+    /// Leave the error for the app to resolve later.
+    case unresolved
+}

@@ -1,0 +1,13 @@
+/// Compares items the way lost-response recovery needs: user data only, system properties ignored.
+enum ItemComparison {
+    private static let systemProperties: Set<String> = ["version", "createdat", "updatedat", "deleted"]
+
+    /// `true` when both items carry the same user properties with the same values.
+    static func sameUserData(_ lhs: JSONObject, _ rhs: JSONObject) -> Bool {
+        userData(lhs) == userData(rhs)
+    }
+
+    private static func userData(_ item: JSONObject) -> [String: JSONValue] {
+        item.properties.filter { !systemProperties.contains($0.key.lowercased()) && $0.value != .null }
+    }
+}

@@ -1,0 +1,34 @@
+/// Turns a queued operation into its HTTP request (PROTOCOL §4.3).
+struct OperationSender: Sendable {
+    let client: SyncClient
+
+    /// Sends the operation; returns the server's item for inserts and updates, `nil` for deletes.
+    func send(_ operation: PushOperation) async throws -> JSONObject? {
+        let version = Self.version(of: operation.item)
+        var features: ZumoFeatures = [.offline]
+        if version != nil && operation.kind != .insert { features.insert(.conditional) }
+        switch operation.kind {
+        case .insert:
+            return try await client.insert(table: operation.table, item: operation.item, features: features)
+        case .update:
+            return try await client.update(
+                table: operation.table,
+                item: operation.item,
+                ifMatch: version,
+                features: features
+            )
+        case .delete:
+            try await client.delete(table: operation.table, id: operation.itemId, ifMatch: version, features: features)
+            return nil
+        }
+    }
+
+    /// The item's `version` as text; servers send strings, some older ones integers.
+    static func version(of item: JSONObject) -> String? {
+        switch item["version"] {
+        case .string(let text)? where !text.isEmpty: text
+        case .integer(let number)?: String(number)
+        default: nil
+        }
+    }
+}

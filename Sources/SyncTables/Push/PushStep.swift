@@ -1,0 +1,13 @@
+/// The result of pushing one operation, as the push loop needs it.
+enum PushStep: Sendable {
+    /// The server confirmed it; the operation left the queue.
+    case pushed
+    /// It failed and an error was recorded; the push goes on.
+    case failed
+    /// A conflict was resolved by the policy; the push goes on.
+    case resolved
+    /// The policy asked to send it again at once.
+    case retry
+    /// The push must stop.
+    case abort(PushStatus, reason: String)
+}

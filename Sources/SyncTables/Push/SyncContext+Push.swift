@@ -1,0 +1,290 @@
+// Push (PROTOCOL §4): the whole queue in sequence order; abort on transport errors and 401, record and
+// continue on other HTTP errors; every state change commits in the store before the next step.
+
+extension SyncContext {
+    /// Sends every pending operation of every table to the server, in queue order.
+    ///
+    /// Operations the server confirms leave the queue, and the server's item (with its new `version`)
+    /// replaces the local row in the same transaction. Failed operations stay queued with a
+    /// ``TableOperationError``; conflicts go through the context's ``ConflictPolicy`` first.
+    ///
+    /// - Returns: What was pushed.
+    /// - Throws: ``PushFailure`` when the push was aborted or some operations failed.
+    @discardableResult
+    public func push() async throws -> PushSummary {
+        try await withSyncAction { try await pushQueue(tables: nil) }
+    }
+
+    /// The push itself, for callers already holding the sync action (pull's implicit push).
+    func pushQueue(tables: Set<String>?) async throws -> PushSummary {
+        let client = try requireClient()
+        let sender = OperationSender(client: client)
+        let pushId = ItemID.generate()
+        eventBroadcaster.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
+
+        var summary = PushSummary()
+        var status = PushStatus.complete
+        var reason: String?
+        var lastSequence = 0
+        var retried: Set<String> = []
+        loop: while true {
+            if Task.isCancelled {
+                status = .cancelled
+                break
+            }
+            let next: PendingOperation?
+            do {
+                next = try await queue.next(after: lastSequence, tables: tables)
+            } catch {
+                (status, reason) = (.abortedStore, String(describing: error))
+                break
+            }
+            guard let operation = next else { break }
+            lastSequence = operation.sequence
+
+            beginFlight(table: operation.table, itemId: operation.itemId)
+            let step = await push(operation, pushId: pushId, sender: sender, mayRetry: !retried.contains(operation.id))
+            endFlight(table: operation.table, itemId: operation.itemId)
+
+            switch step {
+            case .pushed:
+                summary.pushedOperations += 1
+                eventBroadcaster.publish(
+                    .operationPushed(table: operation.table, id: operation.itemId, kind: operation.kind))
+            case .failed:
+                break
+            case .resolved:
+                summary.resolvedConflicts += 1
+            case .retry:
+                summary.resolvedConflicts += 1
+                retried.insert(operation.id)
+                lastSequence = operation.sequence - 1
+            case .abort(let abortStatus, let abortReason):
+                (status, reason) = (abortStatus, abortReason)
+                break loop
+            }
+        }
+
+        let errors = (try? await errorRecords(pushId: pushId)) ?? []
+        await pushHandler?.pushCompleted(status: status, errors: errors)
+        eventBroadcaster.publish(.pushFinished(status: status, pushed: summary.pushedOperations, failed: errors.count))
+        guard status == .complete, errors.isEmpty else {
+            throw PushFailure(status: status, errors: errors, reason: reason)
+        }
+        return summary
+    }
+
+    /// Pushes one operation and commits its outcome.
+    private func push(
+        _ queued: PendingOperation,
+        pushId: String,
+        sender: OperationSender,
+        mayRetry: Bool
+    ) async -> PushStep {
+        let item: JSONObject
+        let operation: PendingOperation
+        do {
+            if queued.kind == .delete {
+                item = queued.item ?? JSONObject(["id": .string(queued.itemId)])
+            } else if let row = try await store.lookup(table: queued.table, id: queued.itemId) {
+                item = row
+            } else {
+                // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
+                try await recordFailure(
+                    of: queued, pushId: pushId, item: JSONObject(["id": .string(queued.itemId)]), status: nil,
+                    message: "the local row of this \(queued.kind) is missing")
+                return .failed
+            }
+            operation = try await queue.markAttempted(queued)
+        } catch {
+            return .abort(.abortedStore, reason: String(describing: error))
+        }
+
+        let request = PushOperation(
+            operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
+            item: item)
+        do {
+            let serverItem: JSONObject?
+            if let pushHandler {
+                serverItem = try await pushHandler.execute(request) { try await sender.send($0) }
+            } else {
+                serverItem = try await sender.send(request)
+            }
+            return await completeSuccess(operation, serverItem: serverItem)
+        } catch let error as HTTPStatusError {
+            return await handle(error, operation: operation, item: item, pushId: pushId, mayRetry: mayRetry)
+        } catch let error as TransportError {
+            return .abort(error.kind == .cancelled ? .cancelled : .abortedNetwork, reason: error.description)
+        } catch is CancellationError {
+            return .abort(.cancelled, reason: "the task was cancelled")
+        } catch let error as PushAbort {
+            return .abort(.abortedByHandler, reason: error.reason)
+        } catch let error as StoreError {
+            return .abort(.abortedStore, reason: String(describing: error))
+        } catch let error as SyncError {
+            if case .store = error { return .abort(.abortedStore, reason: error.description) }
+            return await recordOrAbort(operation, pushId: pushId, item: item, status: nil, message: error.description)
+        } catch let error as RemoteError {
+            var status: Int?
+            var body: [UInt8]?
+            if case .malformedResponse(let code, let raw, _) = error { (status, body) = (code, raw) }
+            return await recordOrAbort(
+                operation, pushId: pushId, item: item, status: status, message: error.description, rawBody: body)
+        } catch {
+            return await recordOrAbort(
+                operation, pushId: pushId, item: item, status: nil, message: String(describing: error))
+        }
+    }
+
+    /// Classifies an HTTP error response: success in disguise, abort, or a recorded (and maybe resolved) error.
+    private func handle(
+        _ error: HTTPStatusError,
+        operation: PendingOperation,
+        item: JSONObject,
+        pushId: String,
+        mayRetry: Bool
+    ) async -> PushStep {
+        if error.status == 401 {
+            return .abort(.abortedAuthentication, reason: error.description)
+        }
+        if operation.kind == .delete, error.status == 404 || error.status == 410 {
+            return await completeSuccess(operation, serverItem: nil)  // already gone on the server
+        }
+        if operation.kind == .insert, error.status == 409, let serverItem = error.serverItem,
+            ItemComparison.sameUserData(serverItem, item)
+        {
+            // The insert reached the server earlier and only its response was lost.
+            return await completeSuccess(operation, serverItem: serverItem)
+        }
+        let recorded = await recordOrAbort(
+            operation, pushId: pushId, item: item, status: error.status, message: error.message,
+            rawBody: error.body, serverItem: error.serverItem)
+        guard case .failed = recorded, error.isConflict else { return recorded }
+        return await applyConflictPolicy(to: operation, pushId: pushId, mayRetry: mayRetry)
+    }
+
+    /// Removes a confirmed operation and stores the server's item, atomically.
+    private func completeSuccess(_ operation: PendingOperation, serverItem: JSONObject?) async -> PushStep {
+        let table = operation.table
+        let queue = self.queue
+        do {
+            try await store.write { transaction in
+                guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
+                let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
+                if stored.version == operation.version {
+                    try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
+                    try queue.remove([stored], in: transaction)
+                    if stored.kind != .delete, let serverRow {
+                        try transaction.upsert(table: table, items: [serverRow])
+                    }
+                    return
+                }
+                // Edited while on the wire (only possible through queue APIs): keep the newer local data,
+                // take the server's system properties so the next push carries the right If-Match.
+                if stored.kind == .insert { stored.kind = .update }
+                stored.state = .pending
+                try OperationQueue.save([stored], in: transaction)
+                if let serverRow, var row = try transaction.lookup(table: table, id: operation.itemId) {
+                    for name in ["version", "createdAt", "updatedAt"] { row[name] = serverRow[name] }
+                    try transaction.upsert(table: table, items: [row])
+                }
+            }
+            changeNotifier.notify(table)
+            return .pushed
+        } catch {
+            return .abort(.abortedStore, reason: String(describing: error))
+        }
+    }
+
+    private func recordOrAbort(
+        _ operation: PendingOperation,
+        pushId: String,
+        item: JSONObject,
+        status: Int?,
+        message: String?,
+        rawBody: [UInt8]? = nil,
+        serverItem: JSONObject? = nil
+    ) async -> PushStep {
+        do {
+            try await recordFailure(
+                of: operation, pushId: pushId, item: item, status: status, message: message, rawBody: rawBody,
+                serverItem: serverItem)
+            eventBroadcaster.publish(
+                .operationFailed(table: operation.table, id: operation.itemId, kind: operation.kind, status: status))
+            return .failed
+        } catch {
+            return .abort(.abortedStore, reason: String(describing: error))
+        }
+    }
+
+    /// Stores the error (replacing earlier ones of the operation) and marks the operation failed, atomically.
+    private func recordFailure(
+        of operation: PendingOperation,
+        pushId: String,
+        item: JSONObject,
+        status: Int?,
+        message: String?,
+        rawBody: [UInt8]? = nil,
+        serverItem: JSONObject? = nil
+    ) async throws {
+        let record = OperationErrorRecord(
+            id: ItemID.generate(), operationId: operation.id, operationVersion: operation.version,
+            kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
+            clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
+            message: message, pushId: pushId, createdAt: Timestamp(date: .now))
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
+                try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
+                try OperationErrorRecord.save(record, in: transaction)
+                stored.state = .failed
+                try OperationQueue.save([stored], in: transaction)
+            }
+        }
+    }
+
+    /// Applies the context's conflict policy to an operation whose error was just recorded.
+    private func applyConflictPolicy(to operation: PendingOperation, pushId: String, mayRetry: Bool) async -> PushStep {
+        guard case .manual = conflictPolicy else {
+            do {
+                guard let record = try await errorRecord(operationId: operation.id) else { return .failed }
+                let error = TableOperationError(record: record, context: self)
+                let resolution = try await conflictResolution(for: error)
+                switch resolution {
+                case .unresolved:
+                    return .failed
+                case .retry(let item) where !mayRetry:
+                    try await applyResolution(.keepOperation(updatingItem: item), to: error)
+                    return .resolved
+                case .retry(let item):
+                    try await applyResolution(.keepOperation(updatingItem: item), to: error)
+                    return .retry
+                default:
+                    try await applyResolution(resolution, to: error)
+                    return .resolved
+                }
+            } catch {
+                return .failed  // the error stays recorded for the app
+            }
+        }
+        return .failed
+    }
+
+    /// What the policy decides for one conflict.
+    private func conflictResolution(for error: TableOperationError) async throws -> ConflictResolution {
+        switch conflictPolicy {
+        case .manual:
+            return .unresolved
+        case .serverWins:
+            guard let serverItem = error.serverItem else { return .unresolved }
+            return error.kind == .delete && serverItem["deleted"] == .bool(true)
+                ? .cancelAndDiscardItem : .cancelAndUpdateItem(serverItem)
+        case .clientWins:
+            guard let serverItem = error.serverItem, var item = error.clientItem else { return .unresolved }
+            item["version"] = serverItem["version"]
+            return .retry(updatingItem: item)
+        case .custom(let decide):
+            return try await decide(error)
+        }
+    }
+}

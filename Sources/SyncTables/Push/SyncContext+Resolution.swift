@@ -1,0 +1,91 @@
+// Resolving push errors (PROTOCOL §4.8): each resolution is one transaction guarded by the operation's
+// edit counter, so resolving a stale error can never overwrite a newer local edit.
+
+extension SyncContext {
+    /// The push errors stored for a table (or all tables), oldest first; they survive restarts.
+    public func pushErrors(table: String? = nil) async throws -> [TableOperationError] {
+        let records = try await SyncError.mapping {
+            try await store.write { transaction in try OperationErrorRecord.records(table: table, in: transaction) }
+        }
+        return records.map { TableOperationError(record: $0, context: self) }
+    }
+
+    /// Applies a resolution to a push error.
+    ///
+    /// - Throws: ``SyncError/operationNotFound(id:)`` when the operation is gone, or
+    ///   ``SyncError/operationChanged(id:expected:actual:)`` when it was edited since the error.
+    public func resolve(_ error: TableOperationError, with resolution: ConflictResolution) async throws {
+        try await applyResolution(resolution, to: error)
+    }
+
+    func applyResolution(_ resolution: ConflictResolution, to error: TableOperationError) async throws {
+        if case .unresolved = resolution { return }
+        let queue = self.queue
+        let table = error.table
+        let itemId = error.itemId
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                guard var operation = try OperationQueue.operation(id: error.operationId, in: transaction) else {
+                    throw SyncError.operationNotFound(id: error.operationId)
+                }
+                guard operation.version == error.operationVersion else {
+                    throw SyncError.operationChanged(
+                        id: operation.id, expected: error.operationVersion, actual: operation.version)
+                }
+                try OperationErrorRecord.deleteRecords(operationId: operation.id, in: transaction)
+                switch resolution {
+                case .cancelAndUpdateItem(let item):
+                    guard item["id"] == .string(itemId) else {
+                        throw SyncError.invalidQuery("the resolving item's id must be '\(itemId)'")
+                    }
+                    try queue.remove([operation], in: transaction)
+                    if item["deleted"] == .bool(true) {
+                        try transaction.delete(table: table, ids: [itemId])
+                    } else {
+                        try transaction.upsert(table: table, items: [item])
+                    }
+                case .cancelAndDiscardItem:
+                    try queue.remove([operation], in: transaction)
+                    try transaction.delete(table: table, ids: [itemId])
+                case .keepOperation(let item), .retry(let item):
+                    guard item["id"] == .string(itemId) else {
+                        throw SyncError.invalidQuery("the resolving item's id must be '\(itemId)'")
+                    }
+                    // An insert the server refused as a duplicate can only go on as an update.
+                    if operation.kind == .insert, error.status == 409 { operation.kind = .update }
+                    operation.state = .pending
+                    operation.version += 1
+                    if operation.kind == .delete {
+                        operation.item = item
+                    } else {
+                        let existing = try transaction.lookup(table: table, id: itemId)
+                        var row = ItemCoding.rowForUpdate(item, existing: existing)
+                        row["version"] = item["version"]
+                        try transaction.upsert(table: table, items: [row])
+                    }
+                    try OperationQueue.save([operation], in: transaction)
+                case .unresolved:
+                    break  // returned early above
+                }
+            }
+        }
+        changeNotifier.notify(table)
+    }
+
+    func errorRecords(pushId: String) async throws -> [TableOperationError] {
+        let filter = FilterExpression.comparison(
+            .equal, .property(OperationErrorRecord.Field.pushId), .value(.string(pushId)))
+        let rows = try await store.read(
+            StoreQuery(
+                table: SystemTables.errors, filter: filter,
+                ordering: [SortDescriptor(OperationErrorRecord.Field.createdAt)]))
+        return try rows.map { TableOperationError(record: try OperationErrorRecord(row: $0), context: self) }
+    }
+
+    func errorRecord(operationId: String) async throws -> OperationErrorRecord? {
+        let filter = FilterExpression.comparison(
+            .equal, .property(OperationErrorRecord.Field.operationId), .value(.string(operationId)))
+        return try await store.read(StoreQuery(table: SystemTables.errors, filter: filter, limit: 1))
+            .first.map { try OperationErrorRecord(row: $0) }
+    }
+}

@@ -1,0 +1,88 @@
+/// A queued operation the server refused, with what is needed to resolve it.
+///
+/// Errors are stored with the queue, so they survive a restart (see ``SyncContext/pushErrors(table:)``),
+/// and they disappear when their operation later succeeds or is resolved. Each resolution is guarded by
+/// the operation's edit counter: if the item was edited locally since the error, resolving throws
+/// ``SyncError/operationChanged(id:expected:actual:)`` instead of overwriting the newer edit.
+public struct TableOperationError: Error, Sendable, Identifiable, CustomStringConvertible {
+    /// The error's id.
+    public let id: String
+    /// The failed operation's id.
+    public let operationId: String
+    /// The operation's edit counter when it failed.
+    public let operationVersion: Int
+    /// The table.
+    public let table: String
+    /// The item's id.
+    public let itemId: String
+    /// What the operation was.
+    public let kind: OperationKind
+    /// The HTTP status, or `nil` when no response was involved (for example a missing local row).
+    public let status: Int?
+    /// The item as it was sent.
+    public let clientItem: JSONObject?
+    /// The server's current item, when the response carried one (409 and 412).
+    public let serverItem: JSONObject?
+    /// The raw response body.
+    public let rawBody: String?
+    /// A readable explanation (the server's message when it sent one).
+    public let message: String?
+    /// The context the error belongs to; resolutions act on it.
+    public let context: SyncContext
+
+    /// `true` for 409 Conflict and 412 Precondition Failed.
+    public var isConflict: Bool { status == 409 || status == 412 }
+
+    /// A one-line summary for logs.
+    public var description: String {
+        let code = status.map { "HTTP \($0)" } ?? "no response"
+        return "\(kind) of '\(itemId)' in '\(table)' failed (\(code))" + (message.map { ": \($0)" } ?? "")
+    }
+
+    /// Removes the operation and stores `item` locally as server data (typically ``serverItem``).
+    public func cancelAndUpdateItem(_ item: JSONObject) async throws {
+        try await context.resolve(self, with: .cancelAndUpdateItem(item))
+    }
+
+    /// Removes the operation and stores a typed item locally as server data.
+    public func cancelAndUpdateItem<Item: SyncItem>(_ item: Item) async throws {
+        let (object, _) = try ItemCoding.object(from: item)
+        try await cancelAndUpdateItem(object)
+    }
+
+    /// Removes the operation and deletes the local row.
+    public func cancelAndDiscardItem() async throws {
+        try await context.resolve(self, with: .cancelAndDiscardItem)
+    }
+
+    /// Keeps the operation for the next push, with `item` as its data (for example the local item carrying
+    /// the server's `version`, so the next push overwrites the server: "client wins").
+    public func keepOperation(updatingItem item: JSONObject) async throws {
+        try await context.resolve(self, with: .keepOperation(updatingItem: item))
+    }
+
+    /// Keeps the operation for the next push with a typed item as its data.
+    public func keepOperation<Item: SyncItem>(updatingItem item: Item) async throws {
+        let (object, _) = try ItemCoding.object(from: item)
+        try await keepOperation(updatingItem: object)
+    }
+}
+
+extension TableOperationError {
+    init(record: OperationErrorRecord, context: SyncContext) {
+        self.init(
+            id: record.id,
+            operationId: record.operationId,
+            operationVersion: record.operationVersion,
+            table: record.table,
+            itemId: record.itemId,
+            kind: record.kind,
+            status: record.status,
+            clientItem: record.clientItem,
+            serverItem: record.serverItem,
+            rawBody: record.rawBody,
+            message: record.message,
+            context: context
+        )
+    }
+}

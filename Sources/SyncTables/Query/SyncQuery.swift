@@ -1,0 +1,91 @@
+/// A query over one table: a filter, an ordering and a window, run with `fetchAll`, `fetchOne`,
+/// `fetchCount` or observed live with `observe()`.
+///
+/// Queries are values: each refinement returns a new query. The same value drives local reads and,
+/// through ``storeQuery`` and ``filterExpression``, pulls and purges.
+///
+/// ```swift
+/// let page = try await todos.query()
+///     .filter(Column("complete") == false)
+///     .filter(Column("text").contains("milk"))      // ANDed with the previous filter
+///     .order(Column("updatedAt").descending, Column("id"))
+///     .limit(20, offset: 40)
+///     .fetchAll()
+/// ```
+public struct SyncQuery<Item: SyncItem>: Sendable {
+    /// The table the query reads.
+    public let table: SyncTable<Item>
+    /// The query in the store's terms: table, filter, ordering, limit and offset.
+    public private(set) var storeQuery: StoreQuery
+
+    init(table: SyncTable<Item>) {
+        self.table = table
+        self.storeQuery = StoreQuery(table: table.name)
+    }
+
+    /// The combined filter, or `nil` when the query matches every item.
+    public var filterExpression: FilterExpression? { storeQuery.filter }
+
+    /// The query narrowed to items that also match `filter`; several calls combine with AND.
+    public func filter(_ filter: QueryFilter) -> SyncQuery {
+        self.filter(filter.expression)
+    }
+
+    /// The query narrowed by a raw expression, e.g. one parsed from OData `$filter` text.
+    public func filter(_ expression: FilterExpression) -> SyncQuery {
+        var copy = self
+        copy.storeQuery.filter = storeQuery.filter.map { .and($0, expression) } ?? expression
+        return copy
+    }
+
+    /// The query with this ordering, replacing any earlier one; ties are broken by `id`.
+    ///
+    /// ```swift
+    /// query.order(Column("complete"), Column("updatedAt").descending)
+    /// ```
+    public func order(_ keys: any SortKeyConvertible...) -> SyncQuery {
+        order(keys)
+    }
+
+    /// The query with this ordering, replacing any earlier one; ties are broken by `id`.
+    public func order(_ keys: [any SortKeyConvertible]) -> SyncQuery {
+        var copy = self
+        copy.storeQuery.ordering = keys.map(\.sortDescriptor)
+        return copy
+    }
+
+    /// The query limited to at most `limit` items after skipping `offset`.
+    public func limit(_ limit: Int, offset: Int = 0) -> SyncQuery {
+        var copy = self
+        copy.storeQuery.limit = limit
+        copy.storeQuery.offset = offset
+        return copy
+    }
+
+    /// The matching items, in order.
+    public func fetchAll() async throws -> [Item] {
+        let query = try validated()
+        let rows = try await SyncError.mapping { try await table.context.store.read(query) }
+        if Item.self == JSONObject.self, let items = rows as? [Item] { return items }
+        return try rows.map { row throws(SyncError) in try ItemCoding.item(Item.self, from: row, table: table.name) }
+    }
+
+    /// The first matching item, or `nil`.
+    public func fetchOne() async throws -> Item? {
+        try await limit(1, offset: storeQuery.offset).fetchAll().first
+    }
+
+    /// The number of matching items (limit and offset apply).
+    public func fetchCount() async throws -> Int {
+        let query = try validated()
+        return try await SyncError.mapping { try await table.context.store.count(query) }
+    }
+
+    private func validated() throws(SyncError) -> StoreQuery {
+        if let limit = storeQuery.limit, limit < 0 {
+            throw .invalidQuery("the limit \(limit) is negative")
+        }
+        guard storeQuery.offset >= 0 else { throw .invalidQuery("the offset \(storeQuery.offset) is negative") }
+        return storeQuery
+    }
+}

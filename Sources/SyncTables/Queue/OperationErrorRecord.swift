@@ -1,0 +1,169 @@
+/// A push error stored in `__errors`: what the server (or the push) said about one attempt of one operation.
+///
+/// Rows are scoped by operation (`operationId`, `operationVersion`) and table, so they can be cleared when
+/// the operation changes (collapse), succeeds or is discarded, and when its table is force-purged.
+struct OperationErrorRecord: Sendable, Hashable {
+    /// The record's own id.
+    var id: String
+    /// The operation the error belongs to.
+    var operationId: String
+    /// The operation's version when it failed; a resolution is refused if the operation changed since.
+    var operationVersion: Int
+    /// The operation's kind when it failed.
+    var kind: OperationKind
+    /// The item's table.
+    var table: String
+    /// The item's id.
+    var itemId: String
+    /// The HTTP status, when there was a response.
+    var status: Int?
+    /// The item as sent.
+    var clientItem: JSONObject?
+    /// The server's item, when the response body was one.
+    var serverItem: JSONObject?
+    /// The raw response body.
+    var rawBody: String?
+    /// A human-readable description of the failure.
+    var message: String?
+    /// The push run that recorded the error.
+    var pushId: String?
+    /// When the error was recorded.
+    var createdAt: Timestamp
+
+    /// The names of the `__errors` columns.
+    enum Field {
+        static let operationId = "operationId"
+        static let operationVersion = "operationVersion"
+        static let kind = "operationKind"
+        static let tableName = "tableName"
+        static let itemId = "itemId"
+        static let status = "httpStatus"
+        static let clientItem = "clientItem"
+        static let serverItem = "serverItem"
+        static let rawBody = "rawBody"
+        static let message = "message"
+        static let pushId = "pushId"
+        static let createdAt = "createdAt"
+    }
+
+    /// The row that stores this record.
+    var row: JSONObject {
+        var properties: [String: JSONValue] = [
+            "id": .string(id),
+            Field.operationId: .string(operationId),
+            Field.operationVersion: .integer(Int64(operationVersion)),
+            Field.kind: .string(kind.rawValue),
+            Field.tableName: .string(table),
+            Field.itemId: .string(itemId),
+            Field.createdAt: .string(createdAt.iso8601),
+        ]
+        if let status { properties[Field.status] = .integer(Int64(status)) }
+        if let clientItem { properties[Field.clientItem] = .object(clientItem) }
+        if let serverItem { properties[Field.serverItem] = .object(serverItem) }
+        if let rawBody { properties[Field.rawBody] = .string(rawBody) }
+        if let message { properties[Field.message] = .string(message) }
+        if let pushId { properties[Field.pushId] = .string(pushId) }
+        return JSONObject(properties)
+    }
+
+    /// Reads a record back from its row.
+    init(row: JSONObject) throws(SyncError) {
+        func corrupt(_ field: String) -> SyncError {
+            .corruptSystemTable(table: SystemTables.errors, message: "error row has an invalid '\(field)'")
+        }
+        func string(_ name: String) throws(SyncError) -> String {
+            guard case .string(let value)? = row[name] else { throw corrupt(name) }
+            return value
+        }
+        func optionalString(_ name: String) -> String? {
+            if case .string(let value)? = row[name] { return value }
+            return nil
+        }
+        func optionalObject(_ name: String) -> JSONObject? {
+            if case .object(let value)? = row[name] { return value }
+            return nil
+        }
+        guard case .integer(let version)? = row[Field.operationVersion] else { throw corrupt(Field.operationVersion) }
+        guard let kind = OperationKind(rawValue: try string(Field.kind)) else { throw corrupt(Field.kind) }
+        guard let createdAt = try? Timestamp(iso8601: try string(Field.createdAt)) else {
+            throw corrupt(Field.createdAt)
+        }
+        var status: Int?
+        if case .integer(let value)? = row[Field.status] { status = Int(value) }
+        self.init(
+            id: try string("id"),
+            operationId: try string(Field.operationId),
+            operationVersion: Int(version),
+            kind: kind,
+            table: try string(Field.tableName),
+            itemId: try string(Field.itemId),
+            status: status,
+            clientItem: optionalObject(Field.clientItem),
+            serverItem: optionalObject(Field.serverItem),
+            rawBody: optionalString(Field.rawBody),
+            message: optionalString(Field.message),
+            pushId: optionalString(Field.pushId),
+            createdAt: createdAt
+        )
+    }
+
+    init(
+        id: String,
+        operationId: String,
+        operationVersion: Int,
+        kind: OperationKind,
+        table: String,
+        itemId: String,
+        status: Int? = nil,
+        clientItem: JSONObject? = nil,
+        serverItem: JSONObject? = nil,
+        rawBody: String? = nil,
+        message: String? = nil,
+        pushId: String? = nil,
+        createdAt: Timestamp
+    ) {
+        self.id = id
+        self.operationId = operationId
+        self.operationVersion = operationVersion
+        self.kind = kind
+        self.table = table
+        self.itemId = itemId
+        self.status = status
+        self.clientItem = clientItem
+        self.serverItem = serverItem
+        self.rawBody = rawBody
+        self.message = message
+        self.pushId = pushId
+        self.createdAt = createdAt
+    }
+}
+
+extension OperationErrorRecord {
+    /// Stores the record.
+    static func save(_ record: OperationErrorRecord, in transaction: any StoreTransaction) throws {
+        try transaction.upsert(table: SystemTables.errors, items: [record.row])
+    }
+
+    /// The records of one table (or of all tables), oldest first.
+    static func records(table: String?, in transaction: any StoreTransaction) throws -> [OperationErrorRecord] {
+        let filter = table.map { FilterExpression.comparison(.equal, .property(Field.tableName), .value(.string($0))) }
+        let rows = try transaction.read(
+            StoreQuery(table: SystemTables.errors, filter: filter, ordering: [SortDescriptor(Field.createdAt)])
+        )
+        return try rows.map { try OperationErrorRecord(row: $0) }
+    }
+
+    /// Deletes every record of an operation; returns how many were deleted.
+    @discardableResult
+    static func deleteRecords(operationId: String, in transaction: any StoreTransaction) throws -> Int {
+        let filter = FilterExpression.comparison(.equal, .property(Field.operationId), .value(.string(operationId)))
+        return try transaction.delete(StoreQuery(table: SystemTables.errors, filter: filter))
+    }
+
+    /// Deletes every record of a table; returns how many were deleted.
+    @discardableResult
+    static func deleteRecords(table: String, in transaction: any StoreTransaction) throws -> Int {
+        let filter = FilterExpression.comparison(.equal, .property(Field.tableName), .value(.string(table)))
+        return try transaction.delete(StoreQuery(table: SystemTables.errors, filter: filter))
+    }
+}

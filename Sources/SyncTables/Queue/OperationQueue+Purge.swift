@@ -1,0 +1,45 @@
+/// Queue building blocks for purge and pull, to run inside their store transactions (PROTOCOL §5.3, §6.2).
+extension OperationQueue {
+    /// The number of operations queued for a table.
+    static func count(table: String, in transaction: any StoreTransaction) throws -> Int {
+        try transaction.count(StoreQuery(table: SystemTables.operations, filter: filter(tables: [table])))
+    }
+
+    /// The operations queued for a table, optionally only for some of its items, in queue order.
+    static func operations(
+        table: String,
+        itemIds: Set<String>? = nil,
+        in transaction: any StoreTransaction
+    ) throws -> [PendingOperation] {
+        var filter = equal(PendingOperation.Field.tableName, .string(table))
+        if let itemIds {
+            let ids = itemIds.sorted().map { FilterExpression.value(.string($0)) }
+            filter = .and(filter, .isIn(.property(PendingOperation.Field.itemId), ids))
+        }
+        let rows = try transaction.read(
+            StoreQuery(
+                table: SystemTables.operations,
+                filter: filter,
+                ordering: [SortDescriptor(PendingOperation.Field.sequence)]
+            )
+        )
+        return try rows.map { try PendingOperation(row: $0) }
+    }
+
+    /// Removes the operations of a table (all of them, or those of some items) with their stored errors;
+    /// returns the removed operations. A forced purge uses it before deleting the rows.
+    @discardableResult
+    func removeOperations(
+        table: String,
+        itemIds: Set<String>? = nil,
+        in transaction: any StoreTransaction
+    ) throws -> [PendingOperation] {
+        let removed = try Self.operations(table: table, itemIds: itemIds, in: transaction)
+        try remove(removed, in: transaction)
+        if itemIds == nil {
+            // Errors of operations already gone (e.g. left by a crashed push) belong to the table too.
+            try OperationErrorRecord.deleteRecords(table: table, in: transaction)
+        }
+        return removed
+    }
+}

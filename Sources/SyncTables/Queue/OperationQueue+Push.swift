@@ -1,0 +1,140 @@
+/// The queue operations push, pull and error resolution use, each one atomic store transaction.
+///
+/// Methods taking an operation check that the stored operation is still the same version the caller
+/// holds; if a local write changed it meanwhile they throw ``SyncError/operationChanged(id:expected:actual:)``
+/// (or ``SyncError/operationNotFound(id:)``) and change nothing.
+extension OperationQueue {
+    /// The first operation after `sequence` in queue order, optionally only of some tables.
+    func next(after sequence: Int = 0, tables: Set<String>? = nil) async throws -> PendingOperation? {
+        try await SyncError.mapping {
+            try await store.read(
+                StoreQuery(
+                    table: SystemTables.operations,
+                    filter: Self.filter(after: sequence, tables: tables),
+                    ordering: [SortDescriptor(PendingOperation.Field.sequence)],
+                    limit: 1
+                )
+            ).first.map { try PendingOperation(row: $0) }
+        }
+    }
+
+    /// Every operation (or those of some tables) in queue order.
+    func operations(tables: Set<String>? = nil) async throws -> [PendingOperation] {
+        try await SyncError.mapping {
+            try await store.read(
+                StoreQuery(
+                    table: SystemTables.operations,
+                    filter: Self.filter(tables: tables),
+                    ordering: [SortDescriptor(PendingOperation.Field.sequence)]
+                )
+            ).map { try PendingOperation(row: $0) }
+        }
+    }
+
+    /// The number of operations (or of those of some tables).
+    func count(tables: Set<String>? = nil) async throws -> Int {
+        try await SyncError.mapping {
+            try await store.count(StoreQuery(table: SystemTables.operations, filter: Self.filter(tables: tables)))
+        }
+    }
+
+    /// The operation with this operation id, or `nil`.
+    func operation(id: String) async throws -> PendingOperation? {
+        try await SyncError.mapping {
+            let filter = Self.equal(PendingOperation.Field.operationId, .string(id))
+            return try await store.read(StoreQuery(table: SystemTables.operations, filter: filter, limit: 1))
+                .first.map { try PendingOperation(row: $0) }
+        }
+    }
+
+    /// Marks an operation as being sent (state `attempted`, one more attempt) just before the request.
+    ///
+    /// The version stays, so a push can still remove it on success; a local write meanwhile bumps it.
+    func markAttempted(_ operation: PendingOperation) async throws -> PendingOperation {
+        try await changeState(of: operation) { stored in
+            stored.state = .attempted
+            stored.attempts += 1
+        }
+    }
+
+    /// Marks an operation as failed after an unsuccessful attempt.
+    func markFailed(_ operation: PendingOperation) async throws -> PendingOperation {
+        try await changeState(of: operation) { stored in stored.state = .failed }
+    }
+
+    /// Removes an operation (and its errors) after it succeeded, unless a local write changed it since
+    /// it was read; returns whether it was removed.
+    ///
+    /// `alsoApply` runs in the same transaction, e.g. to upsert the server's item.
+    @discardableResult
+    func remove(
+        _ operation: PendingOperation,
+        alsoApply: @escaping @Sendable (any StoreTransaction) throws -> Void = { _ in }
+    ) async throws -> Bool {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                guard
+                    let stored = try Self.operation(
+                        table: operation.table,
+                        itemId: operation.itemId,
+                        in: transaction
+                    ),
+                    stored.id == operation.id, stored.version == operation.version
+                else {
+                    return false
+                }
+                try alsoApply(transaction)
+                try remove([stored], in: transaction)
+                return true
+            }
+        }
+    }
+
+    /// Replaces what an operation does (its kind and, for deletes, its item); it becomes pending again,
+    /// its version goes up and its stored errors are removed. Returns the changed operation.
+    func update(_ operation: PendingOperation, kind: OperationKind, item: JSONObject?) async throws
+        -> PendingOperation
+    {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                var stored = try Self.current(operation, in: transaction)
+                stored.kind = kind
+                stored.item = kind == .delete ? item : nil
+                stored.state = .pending
+                stored.version += 1
+                try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
+                try Self.save([stored], in: transaction)
+                return stored
+            }
+        }
+    }
+
+    /// Removes an operation (and its errors) without sending it; the local row stays as it is.
+    ///
+    /// Returns the discarded operation, or throws ``SyncError/operationNotFound(id:)``.
+    func discard(id: String) async throws -> PendingOperation {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                guard let stored = try Self.operation(id: id, in: transaction) else {
+                    throw SyncError.operationNotFound(id: id)
+                }
+                try remove([stored], in: transaction)
+                return stored
+            }
+        }
+    }
+
+    private func changeState(
+        of operation: PendingOperation,
+        _ change: @escaping @Sendable (inout PendingOperation) -> Void
+    ) async throws -> PendingOperation {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                var stored = try Self.current(operation, in: transaction)
+                change(&stored)
+                try Self.save([stored], in: transaction)
+                return stored
+            }
+        }
+    }
+}

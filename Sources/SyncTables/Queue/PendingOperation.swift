@@ -1,0 +1,120 @@
+/// One queued local change waiting to be pushed: the public, read-only view of a row of `__operations`.
+///
+/// ```swift
+/// for operation in try await context.pendingOperations(table: "TodoItem") {
+///     print(operation.sequence, operation.kind, operation.itemId, operation.state)
+/// }
+/// ```
+public struct PendingOperation: Sendable, Hashable, Identifiable {
+    /// The operation's own id (a UUID string); error records refer to it.
+    public let id: String
+    /// The position in the context-wide queue: strictly increasing, pushed in ascending order.
+    public internal(set) var sequence: Int
+    /// What the operation does.
+    public internal(set) var kind: OperationKind
+    /// The table of the item.
+    public let table: String
+    /// The id of the item.
+    public let itemId: String
+    /// For deletes, the item as it was when deleted (its `version` feeds `If-Match`); `nil` otherwise,
+    /// because inserts and updates send the current local row.
+    public internal(set) var item: JSONObject?
+    /// Where the operation stands.
+    public internal(set) var state: OperationState
+    /// An edit counter starting at 1, bumped whenever the operation changes; guards error resolutions
+    /// and push against acting on an operation that changed meanwhile.
+    public internal(set) var version: Int
+    /// When the operation was first queued.
+    public let createdAt: Timestamp
+    /// How many times a push has sent it.
+    public internal(set) var attempts: Int
+}
+
+extension PendingOperation {
+    /// The names of the `__operations` columns, in one place for the queue and its queries.
+    enum Field {
+        static let operationId = "operationId"
+        static let sequence = "sequence"
+        static let kind = "kind"
+        static let tableName = "tableName"
+        static let itemId = "itemId"
+        static let item = "item"
+        static let state = "state"
+        static let version = "version"
+        static let createdAt = "createdAt"
+        static let attempts = "attempts"
+    }
+
+    /// The primary key of the row holding the operation of an item: at most one operation exists per item.
+    ///
+    /// Table names never contain `|`, so the key is unambiguous even when the item id does.
+    static func rowKey(table: String, itemId: String) -> String {
+        table + "|" + itemId
+    }
+
+    /// The row that stores this operation in `__operations`.
+    var row: JSONObject {
+        var properties: [String: JSONValue] = [
+            "id": .string(Self.rowKey(table: table, itemId: itemId)),
+            Field.operationId: .string(id),
+            Field.sequence: .integer(Int64(sequence)),
+            Field.kind: .string(kind.rawValue),
+            Field.tableName: .string(table),
+            Field.itemId: .string(itemId),
+            Field.state: .string(state.rawValue),
+            Field.version: .integer(Int64(version)),
+            Field.createdAt: .string(createdAt.iso8601),
+            Field.attempts: .integer(Int64(attempts)),
+        ]
+        if let item {
+            properties[Field.item] = .object(item)
+        }
+        return JSONObject(properties)
+    }
+
+    /// Reads an operation back from its `__operations` row.
+    init(row: JSONObject) throws(SyncError) {
+        func string(_ name: String) throws(SyncError) -> String {
+            guard case .string(let value)? = row[name] else { throw Self.corrupt(row, name) }
+            return value
+        }
+        func integer(_ name: String) throws(SyncError) -> Int {
+            guard case .integer(let value)? = row[name] else { throw Self.corrupt(row, name) }
+            return Int(value)
+        }
+        guard let kind = OperationKind(rawValue: try string(Field.kind)) else { throw Self.corrupt(row, Field.kind) }
+        guard let state = OperationState(rawValue: try string(Field.state)) else {
+            throw Self.corrupt(row, Field.state)
+        }
+        guard let createdAt = try? Timestamp(iso8601: try string(Field.createdAt)) else {
+            throw Self.corrupt(row, Field.createdAt)
+        }
+        var item: JSONObject?
+        switch row[Field.item] {
+        case .object(let object)?: item = object
+        case .null?, nil: item = nil
+        default: throw Self.corrupt(row, Field.item)
+        }
+        self.init(
+            id: try string(Field.operationId),
+            sequence: try integer(Field.sequence),
+            kind: kind,
+            table: try string(Field.tableName),
+            itemId: try string(Field.itemId),
+            item: item,
+            state: state,
+            version: try integer(Field.version),
+            createdAt: createdAt,
+            attempts: try integer(Field.attempts)
+        )
+    }
+
+    private static func corrupt(_ row: JSONObject, _ field: String) -> SyncError {
+        let key: String
+        if case .string(let value)? = row["id"] { key = value } else { key = "?" }
+        return .corruptSystemTable(
+            table: SystemTables.operations,
+            message: "operation row '\(key)' has a missing or invalid '\(field)'"
+        )
+    }
+}

@@ -1,0 +1,58 @@
+/// Creates and forward-migrates the system tables, stamping the layout version in `__config`.
+///
+/// Each ``Migration`` brings the layout from `version - 1` to `version`; opening runs the missing ones
+/// in order, all in one transaction with the new stamp, so a crash never leaves a half-migrated store.
+/// A store stamped with a newer version than this library knows is refused rather than guessed at.
+enum SystemSchema {
+    /// One step of the system-table layout.
+    struct Migration: Sendable {
+        /// The version this step produces.
+        let version: Int
+        /// The changes; tables may only be created or extended.
+        let apply: @Sendable (any StoreTransaction) throws -> Void
+    }
+
+    /// Every step, in ascending version order. Append new steps; never edit shipped ones.
+    static let migrations: [Migration] = [
+        Migration(version: 1) { transaction in
+            try transaction.defineTable(SystemTables.operationsDefinition)
+            try transaction.defineTable(SystemTables.errorsDefinition)
+        }
+    ]
+
+    /// The layout version this library writes.
+    static var currentVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Brings the system tables to ``currentVersion`` and returns the highest operation sequence in use.
+    static func open(_ store: any LocalStore) async throws(SyncError) -> Int {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                // `__config` exists in every version, so the stamp can always be read.
+                try transaction.defineTable(SystemTables.configDefinition)
+                let stamped = try storedVersion(in: transaction)
+                if stamped > currentVersion {
+                    throw SyncError.unsupportedSchemaVersion(found: stamped, supported: currentVersion)
+                }
+                for migration in migrations where migration.version > stamped {
+                    try migration.apply(transaction)
+                }
+                if stamped != currentVersion {
+                    try SystemConfig.setValue(
+                        String(currentVersion),
+                        for: SystemConfig.schemaVersionKey,
+                        in: transaction
+                    )
+                }
+                return try OperationQueue.highestSequence(in: transaction)
+            }
+        }
+    }
+
+    private static func storedVersion(in transaction: any StoreTransaction) throws -> Int {
+        guard let text = try SystemConfig.value(for: SystemConfig.schemaVersionKey, in: transaction) else { return 0 }
+        guard let version = Int(text), version >= 0 else {
+            throw SyncError.corruptSystemTable(table: SystemTables.config, message: "schema version '\(text)'")
+        }
+        return version
+    }
+}

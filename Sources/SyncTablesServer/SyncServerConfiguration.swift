@@ -1,0 +1,94 @@
+import Logging
+import SyncTables
+
+/// Everything a ``SyncServer`` needs to know before it starts: where to listen, where to store, and its limits.
+///
+/// ```swift
+/// var configuration = SyncServerConfiguration(storage: .inMemory)
+/// configuration.softDelete = .allTables
+/// let server = try await SyncServer(configuration: configuration)
+/// ```
+public struct SyncServerConfiguration: Sendable {
+    /// The address to bind; `127.0.0.1` unless changed.
+    public var host: String
+    /// The port to bind; `0` picks a free ephemeral port (read it back from ``SyncServer/port``).
+    public var port: Int
+    /// Where the tables live.
+    public var storage: Storage
+    /// The most rows one query response carries (the server page size).
+    public var pageSize: Int
+    /// The largest `$top` a client may ask for; larger values are refused with 400.
+    public var maxTop: Int
+    /// Which tables mark rows `deleted` instead of removing them.
+    public var softDelete: SoftDeletePolicy
+    /// Whether DELETE answers 204 with no body (the .NET server) instead of 200 with the deleted item (Node).
+    public var deleteReturnsNoContent: Bool
+    /// A static token every request must carry as `Authorization: Bearer <token>` or `X-ZUMO-AUTH`; `nil` for none.
+    public var authToken: String?
+    /// The largest request body accepted, in bytes; larger bodies are refused with 413.
+    public var maxBodySize: Int
+    /// Whether to log one line per request through the logger.
+    public var logRequests: Bool
+    /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.
+    public var enableTestControls: Bool
+    /// The logger for requests and lifecycle events.
+    public var logger: Logger
+
+    /// Where a ``SyncServer`` keeps its tables.
+    public enum Storage: Sendable {
+        /// A SQLite database file at this path, created when absent.
+        case file(path: String)
+        /// A SQLite database in memory, gone when the server stops.
+        case inMemory
+        /// A store the caller opened (and closes after the server stops).
+        case store(any LocalStore)
+    }
+
+    /// Creates a configuration with the defaults of `sync-server`.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        storage: Storage = .inMemory,
+        pageSize: Int = 50,
+        maxTop: Int = 1000,
+        softDelete: SoftDeletePolicy = .none,
+        deleteReturnsNoContent: Bool = false,
+        authToken: String? = nil,
+        maxBodySize: Int = 1024 * 1024,
+        logRequests: Bool = false,
+        enableTestControls: Bool = false,
+        logger: Logger = Logger(label: "sync-server")
+    ) {
+        self.host = host
+        self.port = port
+        self.storage = storage
+        self.pageSize = pageSize
+        self.maxTop = maxTop
+        self.softDelete = softDelete
+        self.deleteReturnsNoContent = deleteReturnsNoContent
+        self.authToken = authToken
+        self.maxBodySize = maxBodySize
+        self.logRequests = logRequests
+        self.enableTestControls = enableTestControls
+        self.logger = logger
+    }
+}
+
+/// Which tables keep deleted rows as tombstones (`deleted: true`) so incremental pulls can see deletions.
+public enum SoftDeletePolicy: Sendable, Hashable {
+    /// Deletes remove rows.
+    case none
+    /// Every table soft-deletes.
+    case allTables
+    /// Only the named tables soft-delete.
+    case tables(Set<String>)
+
+    /// Whether deletes in `table` are soft.
+    public func appliesTo(_ table: String) -> Bool {
+        switch self {
+        case .none: false
+        case .allTables: true
+        case .tables(let names): names.contains(table)
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import SyncTables
+
+/// The table operations of the protocol on top of a ``LocalStore``: one store transaction per request, so
+/// every read-check-write is atomic and concurrent clients lose nothing.
+struct TableService: Sendable {
+    let store: any LocalStore
+    let softDelete: SoftDeletePolicy
+    let stamps: WriteStampIssuer
+    let definedTables: DefinedTables
+
+    /// Creates the table on first use, with an index for incremental pulls.
+    func ensureTable(_ table: String) async throws {
+        guard await !definedTables.contains(table) else { return }
+        try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
+        await definedTables.insert(table)
+    }
+
+    /// `GET /tables/{table}/{id}`.
+    func lookup(table: String, id: String, includeDeleted: Bool) async throws -> JSONObject {
+        try await ensureTable(table)
+        let hidesDeleted = softDelete.appliesTo(table) && !includeDeleted
+        guard let item = try await store.lookup(table: table, id: id), !(hidesDeleted && Self.isDeleted(item)) else {
+            throw ServerError(.notFound, "The item does not exist")
+        }
+        return item
+    }
+
+    /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
+    func insert(table: String, item body: JSONObject) async throws -> JSONObject {
+        try ItemBody.rejectReservedProperties(body)
+        let id = try ItemBody.bodyID(body) ?? ItemBody.generatedID()
+        var submitted = body
+        submitted["id"] = .string(id)
+        // Clients never send a version on insert; a stale one must not leak into the stored row.
+        submitted["version"] = nil
+        try await ensureTable(table)
+        return try await store.write { [stamps, submitted] tx in
+            var item = submitted
+            if let existing = try tx.lookup(table: table, id: id) {
+                throw ServerError(.conflict, "An item with id '\(id)' already exists.", serverItem: existing)
+            }
+            let stamp = stamps.next()
+            item["version"] = .string(stamp.version)
+            item["createdAt"] = .string(stamp.timestamp)
+            item["updatedAt"] = .string(stamp.timestamp)
+            item["deleted"] = .bool(false)
+            try tx.upsert(table: table, items: [item])
+            return item
+        }
+    }
+
+    /// `PATCH /tables/{table}/{id}`: merges the body into the stored item.
+    func update(
+        table: String,
+        id: String,
+        patch body: JSONObject,
+        precondition: ETag.Precondition?
+    ) async throws -> JSONObject {
+        try ItemBody.rejectReservedProperties(body)
+        if let bodyID = try ItemBody.bodyID(body), bodyID != id {
+            throw ServerError(.badRequest, "The item ID and querystring ID did not match")
+        }
+        var changes = body
+        changes["id"] = nil
+        // A body `version` without If-Match is a concurrency check too, answered with 409 instead of 412.
+        let bodyVersion: String?
+        switch changes["version"] {
+        case .string(let version)?: bodyVersion = version
+        default: bodyVersion = nil
+        }
+        changes["version"] = nil
+        try await ensureTable(table)
+        return try await store.write { [stamps, softDelete, changes] tx in
+            guard var item = try tx.lookup(table: table, id: id),
+                !(softDelete.appliesTo(table) && Self.isDeleted(item))
+            else {
+                throw ServerError(.notFound, "The item does not exist")
+            }
+            if let precondition {
+                try Self.check(precondition, item: item)
+            } else if let bodyVersion, Self.version(of: item) != bodyVersion {
+                throw ServerError(.conflict, "The item has been changed on the server.", serverItem: item)
+            }
+            for (name, value) in changes.properties { item[name] = value }
+            Self.stamp(&item, with: stamps.next())
+            try tx.upsert(table: table, items: [item])
+            return item
+        }
+    }
+
+    /// `DELETE /tables/{table}/{id}`: marks the row deleted (soft delete) or removes it; returns the item.
+    func delete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
+        try await ensureTable(table)
+        return try await store.write { [stamps, softDelete] tx in
+            let soft = softDelete.appliesTo(table)
+            guard var item = try tx.lookup(table: table, id: id), !(soft && Self.isDeleted(item)) else {
+                throw ServerError(.notFound, "The item does not exist")
+            }
+            if let precondition { try Self.check(precondition, item: item) }
+            if soft {
+                item["deleted"] = .bool(true)
+                Self.stamp(&item, with: stamps.next())
+                try tx.upsert(table: table, items: [item])
+            } else {
+                try tx.delete(table: table, ids: [id])
+            }
+            return item
+        }
+    }
+
+    /// `POST /tables/{table}/{id}`: restores a soft-deleted row.
+    func undelete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
+        guard softDelete.appliesTo(table) else {
+            throw ServerError(.methodNotAllowed, "Undelete is only available on tables with soft delete enabled.")
+        }
+        try await ensureTable(table)
+        return try await store.write { [stamps] tx in
+            guard var item = try tx.lookup(table: table, id: id) else {
+                throw ServerError(.notFound, "The item does not exist")
+            }
+            if let precondition { try Self.check(precondition, item: item) }
+            item["deleted"] = .bool(false)
+            Self.stamp(&item, with: stamps.next())
+            try tx.upsert(table: table, items: [item])
+            return item
+        }
+    }
+
+    /// `GET /tables/{table}`: one page of matching rows and, when asked, the total count.
+    func query(table: String, options: QueryOptions, pageSize: Int) async throws -> QueryPage {
+        try await ensureTable(table)
+        var filter = options.filter
+        if softDelete.appliesTo(table) && !options.includeDeleted {
+            let notDeleted = FilterExpression.not(
+                .comparison(.equal, .property("deleted"), .value(.bool(true)))
+            )
+            filter = filter.map { .and($0, notDeleted) } ?? notDeleted
+        }
+        let take = min(pageSize, options.top)
+        let query = StoreQuery(
+            table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
+        var items = try await store.read(query)
+        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
+        if let select = options.select {
+            items = items.map { Self.project($0, onto: select) }
+        }
+        return QueryPage(items: items, count: count, take: take)
+    }
+
+    /// Writes rows exactly as given (test controls): missing system properties are filled in, others kept.
+    func seed(table: String, items: [JSONObject]) async throws -> [JSONObject] {
+        var stored: [JSONObject] = []
+        for var item in items {
+            guard case .string(let id)? = item["id"] else {
+                throw ServerError(.badRequest, "Every seeded item needs a string id.")
+            }
+            _ = try ItemBody.validatedID(id)
+            let stamp = stamps.next()
+            if item["version"] == nil { item["version"] = .string(stamp.version) }
+            if item["createdAt"] == nil { item["createdAt"] = item["updatedAt"] ?? .string(stamp.timestamp) }
+            if item["updatedAt"] == nil { item["updatedAt"] = .string(stamp.timestamp) }
+            if item["deleted"] == nil { item["deleted"] = .bool(false) }
+            stored.append(item)
+        }
+        try await ensureTable(table)
+        try await store.write { [stored] tx in try tx.upsert(table: table, items: stored) }
+        return stored
+    }
+
+    /// Deletes every row of every user table (test controls).
+    func removeAllRows() async throws {
+        let tables = try await store.tableDefinitions().map(\.name).filter { !$0.hasPrefix("__") }
+        try await store.write { tx in
+            for table in tables { try tx.delete(StoreQuery(table: table)) }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func isDeleted(_ item: JSONObject) -> Bool {
+        item["deleted"] == .bool(true)
+    }
+
+    static func version(of item: JSONObject) -> String? {
+        if case .string(let version)? = item["version"] { return version }
+        return nil
+    }
+
+    static func check(_ precondition: ETag.Precondition, item: JSONObject) throws(ServerError) {
+        if case .version(let expected) = precondition, version(of: item) != expected {
+            throw ServerError(.preconditionFailed, "The item has been changed on the server.", serverItem: item)
+        }
+    }
+
+    static func stamp(_ item: inout JSONObject, with stamp: WriteStamp) {
+        item["version"] = .string(stamp.version)
+        item["updatedAt"] = .string(stamp.timestamp)
+    }
+
+    static func project(_ item: JSONObject, onto properties: [String]) -> JSONObject {
+        var projected = JSONObject()
+        projected["id"] = item["id"]
+        for name in properties { projected[name] = item[name] }
+        return projected
+    }
+}
+
+/// One page of a query response.
+struct QueryPage: Sendable {
+    /// The rows, at most `take`.
+    var items: [JSONObject]
+    /// The total number of matching rows, when `$inlinecount=allpages` asked for it.
+    var count: Int?
+    /// How many rows the page could hold: `min(pageSize, $top)`.
+    var take: Int
+}
+
+/// The tables this server already defined in its store, so each is defined once.
+actor DefinedTables {
+    private var names: Set<String> = []
+
+    func contains(_ name: String) -> Bool { names.contains(name) }
+    func insert(_ name: String) { names.insert(name) }
+    func removeAll() { names.removeAll() }
+}

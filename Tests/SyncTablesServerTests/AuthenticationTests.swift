@@ -1,0 +1,51 @@
+import Testing
+
+@Suite("Static token authentication")
+struct AuthenticationTests {
+    private func withTokenServer(_ body: (ServerHarness) async throws -> Void) async throws {
+        try await ServerHarness.with({ $0.authToken = "s3cret" }, body)
+    }
+
+    @Test("A request without the token gets 401")
+    func missingTokenIsUnauthorized() async throws {
+        try await withTokenServer { server in
+            let response = try await server.send(.get, "/tables/todo")
+            #expect(response.status == 401)
+            #expect(try response.errorMessage() != nil)
+        }
+    }
+
+    @Test("A wrong token gets 401")
+    func wrongTokenIsUnauthorized() async throws {
+        try await withTokenServer { server in
+            let bearer = try await server.send(.get, "/tables/todo", headers: ["Authorization": "Bearer nope"])
+            let zumo = try await server.send(.get, "/tables/todo", headers: ["X-ZUMO-AUTH": "nope"])
+            #expect(bearer.status == 401)
+            #expect(zumo.status == 401)
+        }
+    }
+
+    @Test("The token is accepted as Authorization: Bearer")
+    func bearerTokenIsAccepted() async throws {
+        try await withTokenServer { server in
+            let response = try await server.send(.get, "/tables/todo", headers: ["Authorization": "Bearer s3cret"])
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test("The token is accepted as X-ZUMO-AUTH")
+    func zumoAuthTokenIsAccepted() async throws {
+        try await withTokenServer { server in
+            let response = try await server.send(.get, "/tables/todo", headers: ["X-ZUMO-AUTH": "s3cret"])
+            #expect(response.status == 200)
+        }
+    }
+
+    @Test("Without a configured token every request is allowed")
+    func noTokenConfiguredAllowsAll() async throws {
+        try await ServerHarness.with { server in
+            let response = try await server.send(.get, "/tables/todo")
+            #expect(response.status == 200)
+        }
+    }
+}

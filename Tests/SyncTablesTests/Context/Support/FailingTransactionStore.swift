@@ -1,0 +1,81 @@
+import Foundation
+import SyncTables
+
+/// A store wrapper that makes the Nth `upsert` or `delete` inside a write transaction throw, to prove a
+/// write failing part-way leaves nothing behind. Only for tests named `…WithInjectedFailingStore`.
+struct FailingTransactionStore: LocalStore {
+    struct InjectedFailure: Error, Equatable {}
+
+    let base: any LocalStore
+    let counter: Counter
+
+    /// Counts mutating transaction calls across all writes; the call numbered `failingCall` throws.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls = 0
+        private var failingCall: Int?
+
+        func arm(failingCall: Int) {
+            lock.withLock {
+                calls = 0
+                self.failingCall = failingCall
+            }
+        }
+
+        func countCall() throws {
+            let shouldFail = lock.withLock {
+                calls += 1
+                return calls == failingCall
+            }
+            if shouldFail { throw InjectedFailure() }
+        }
+    }
+
+    init(base: any LocalStore) {
+        self.base = base
+        self.counter = Counter()
+    }
+
+    func defineTable(_ definition: TableDefinition) async throws { try await base.defineTable(definition) }
+    func tableDefinitions() async throws -> [TableDefinition] { try await base.tableDefinitions() }
+    func read(_ query: StoreQuery) async throws -> [JSONObject] { try await base.read(query) }
+    func count(_ query: StoreQuery) async throws -> Int { try await base.count(query) }
+    func lookup(table: String, id: String) async throws -> JSONObject? {
+        try await base.lookup(table: table, id: id)
+    }
+    func close() async throws { try await base.close() }
+
+    func write<Result: Sendable>(
+        _ body: @Sendable (any StoreTransaction) throws -> Result
+    ) async throws -> Result {
+        let counter = counter
+        return try await base.write { transaction in
+            try body(FailingTransaction(base: transaction, counter: counter))
+        }
+    }
+}
+
+private struct FailingTransaction: StoreTransaction {
+    let base: any StoreTransaction
+    let counter: FailingTransactionStore.Counter
+
+    func defineTable(_ definition: TableDefinition) throws { try base.defineTable(definition) }
+    func read(_ query: StoreQuery) throws -> [JSONObject] { try base.read(query) }
+    func count(_ query: StoreQuery) throws -> Int { try base.count(query) }
+    func lookup(table: String, id: String) throws -> JSONObject? { try base.lookup(table: table, id: id) }
+
+    func upsert(table: String, items: [JSONObject]) throws {
+        try counter.countCall()
+        try base.upsert(table: table, items: items)
+    }
+
+    func delete(table: String, ids: [String]) throws -> Int {
+        try counter.countCall()
+        return try base.delete(table: table, ids: ids)
+    }
+
+    func delete(_ query: StoreQuery) throws -> Int {
+        try counter.countCall()
+        return try base.delete(query)
+    }
+}

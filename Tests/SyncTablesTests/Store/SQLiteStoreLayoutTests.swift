@@ -1,0 +1,105 @@
+import Foundation
+import SyncTables
+import SyncTablesSQLite
+import Testing
+
+/// The on-disk layout other tools can rely on: WAL journal, version stamp, JSON column, projected columns.
+@Suite struct SQLiteStoreLayoutTests {
+    private func storeFile(_ body: (SQLiteStore) async throws -> Void) async throws -> (TemporaryDirectory, Database) {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        try await body(store)
+        try await store.close()
+        return (directory, try Database(path: path))
+    }
+
+    @Test func theFileIsInWALModeAndStampedWithTheLayoutVersion() async throws {
+        let (directory, database) = try await storeFile { _ in }
+        #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
+        #expect(try database.userVersion() == 1)
+        _ = directory
+    }
+
+    @Test func rowsKeepTheFullJSONAndProjectDatesAsTicks() async throws {
+        let (directory, database) = try await storeFile { store in
+            try await store.defineTable(TableDefinition(name: "TodoItem"))
+            try await store.write {
+                try $0.upsert(
+                    table: "TodoItem",
+                    items: [
+                        JSONObject([
+                            "id": .string("a"), "updatedAt": .string("1970-01-01T00:00:01.5Z"), "done": .bool(true),
+                            "x; DROP TABLE TodoItem": .integer(1),
+                        ])
+                    ])
+            }
+        }
+        let columns = try database.prepare(
+            "SELECT property, column_number FROM __synctables_columns WHERE table_key = 'todoitem'")
+        var numbers: [String: Int64] = [:]
+        while try columns.step() { numbers[columns.text(at: 0) ?? ""] = columns.integer(at: 1) }
+        #expect(Set(numbers.keys) == ["updatedAt", "done", "x; DROP TABLE TodoItem"])
+        let updated = try #require(numbers["updatedAt"])
+        #expect(try database.scalar("SELECT c\(updated) FROM TodoItem") == .integer(15_000_000))
+        #expect(try database.scalar("SELECT typeof(_json) FROM TodoItem") == .text("text"))
+        _ = directory
+    }
+
+    @Test func indexesOfTheDefinitionExistInTheFile() async throws {
+        let (directory, database) = try await storeFile { store in
+            try await store.defineTable(TableDefinition(name: "TodoItem", indexes: [["done", "text"]]))
+        }
+        let count = try database.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'TodoItem' AND name LIKE '__synctables_ix_%'"
+        )
+        #expect(count == .integer(1))
+        _ = directory
+    }
+
+    @Test func writeBodiesRunOnTheStoresDedicatedThread() async throws {
+        let store = try SQLiteStore.inMemory()
+        let marker = try await store.write { _ in
+            Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] as? String
+        }
+        #expect(marker == "SyncTablesStore")
+    }
+
+    @Test func aFilterWithMoreThan999ConstantsThrowsInvalidQuery() async throws {
+        let store = try SQLiteStore.inMemory()
+        try await store.defineTable(TableDefinition(name: "T"))
+        var filter = FilterExpression.comparison(.lessThan, .property("n"), .value(.integer(0)))
+        for value in 1..<1200 {
+            filter = .or(filter, .comparison(.lessThan, .property("n"), .value(.integer(Int64(value)))))
+        }
+        await #expect {
+            _ = try await store.read(StoreQuery(table: "T", filter: filter))
+        } throws: { error in
+            if case StoreError.invalidQuery = error { return true }
+            return false
+        }
+    }
+}
+
+/// Running under the store's preferred task executor keeps the caller on the store's thread.
+@Test func codeUnderThePreferredTaskExecutorRunsOnTheStoresThread() async throws {
+    let store = try SQLiteStore.inMemory()
+    let executor = try #require(store.preferredTaskExecutor)
+    let marker = await withTaskExecutorPreference(executor) { currentThreadMarker() }
+    #expect(marker == "SyncTablesStore")
+    #expect(MemoryStore().preferredTaskExecutor == nil)
+}
+
+/// The executor marker of the thread this runs on (a synchronous function, as `Thread.current` must be).
+private func currentThreadMarker() -> String? {
+    Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] as? String
+}
+
+/// Inside a write body the caller may rely on being isolated to the store (the runtime can check it).
+@Test func aWriteBodyIsIsolatedToTheStore() async throws {
+    let store = try SQLiteStore.inMemory()
+    let isolated = try await store.write { _ in
+        store.assumeIsolated { _ in true }
+    }
+    #expect(isolated)
+}

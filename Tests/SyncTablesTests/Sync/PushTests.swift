@@ -1,0 +1,306 @@
+import Foundation
+import SyncTables
+import SyncTablesServer
+import Testing
+
+@Suite("Push against sync-server")
+struct PushTests {
+    @Test func insertIsPostedWithoutSystemPropertiesAndTheServerItemIsStoredBack() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "Buy milk"))
+            _ = try await harness.takeRequests()
+
+            let summary = try await device.context.push()
+
+            #expect(summary.pushedOperations == 1)
+            let requests = try await harness.takeRequests()
+            #expect(requests.map(\.method) == ["POST"])
+            #expect(requests[0].path == "/tables/TodoItem")
+            #expect(requests[0].bodyKeys == ["id", "text", "complete"])
+            #expect(requests[0].header("If-Match") == nil)
+            #expect(requests[0].header("ZUMO-API-VERSION") == "2.0.0")
+            #expect(requests[0].header("X-ZUMO-FEATURES")?.split(separator: ",").contains("OL") == true)
+            let local = try #require(try await device.todos.lookup(id: "a"))
+            let server = try #require(try await harness.serverItem("a"))
+            #expect(local.version != nil && local.version == server["version"]?.stringValue)
+            #expect(local.updatedAt != nil && local.createdAt != nil)
+            #expect(try await device.context.pendingOperationCount() == 0)
+        }
+    }
+
+    @Test func updateAndDeleteCarryIfMatchWithTheKnownVersion() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "one"))
+            try await device.context.push()
+            var item = try #require(try await device.todos.lookup(id: "a"))
+            item.text = "two"
+            try await device.todos.update(item)
+            _ = try await harness.takeRequests()
+
+            try await device.context.push()
+            var requests = try await harness.takeRequests()
+            #expect(requests.map(\.method) == ["PATCH"])
+            #expect(requests[0].path == "/tables/TodoItem/a")
+            #expect(requests[0].header("If-Match") == "\"\(item.version ?? "")\"")
+            #expect(!requests[0].bodyKeys.contains("version") && !requests[0].bodyKeys.contains("updatedAt"))
+            #expect(try await harness.serverItem("a")?["text"] == "two")
+
+            let pushed = try #require(try await device.todos.lookup(id: "a"))
+            #expect(pushed.version != item.version)
+            try await device.todos.delete(pushed)
+            _ = try await harness.takeRequests()
+            try await device.context.push()
+            requests = try await harness.takeRequests()
+            #expect(requests.map(\.method) == ["DELETE"])
+            #expect(requests[0].header("If-Match") == "\"\(pushed.version ?? "")\"")
+            #expect(try await harness.serverItem("a")?["deleted"] == .bool(true))
+        }
+    }
+
+    @Test func pushSendsEveryTableInQueueOrder() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            let notes = try await device.context.table(JSONObject.self, named: "Note")
+            try await device.todos.insert(TodoItem(id: "t1", text: "first"))
+            try await notes.insert(["id": "n1", "body": "second"])
+            try await device.todos.insert(TodoItem(id: "t2", text: "third"))
+            _ = try await harness.takeRequests()
+
+            try await device.context.push()
+
+            let paths = try await harness.takeRequests().map(\.path)
+            #expect(paths == ["/tables/TodoItem", "/tables/Note", "/tables/TodoItem"])
+        }
+    }
+
+    @Test func deleteOfAnItemTheServerNoLongerHasCountsAsSuccess() async throws {
+        try await SyncHarness.with(softDelete: .none) { harness in
+            let device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "x"))
+            try await device.context.push()
+            let other = try await harness.device()
+            try await other.todos.pull()
+            try await other.todos.delete(id: "a")
+            try await other.context.push()
+
+            try await device.todos.delete(id: "a")
+            try await device.context.push()  // the server answers 404
+
+            #expect(try await device.context.pendingOperationCount() == 0)
+        }
+    }
+
+    @Test func conflictIsReportedWithTheServerItemAndServerWinsResolutionTakesIt() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await twoDevicesSharing(TodoItem(id: "a", text: "base"), harness)
+            try await edit("a", to: "from first", on: first)
+            try await first.context.push()
+            try await edit("a", to: "from second", on: second)
+
+            let failure = try await #require(throws: PushFailure.self) { try await second.context.push() }
+
+            #expect(failure.status == .complete)
+            let error = try #require(failure.errors.first)
+            #expect(failure.errors.count == 1)
+            #expect(error.status == 412 && error.kind == .update && error.itemId == "a" && error.table == "TodoItem")
+            #expect(error.serverItem?["text"] == "from first")
+            #expect(error.clientItem?["text"] == "from second")
+            #expect(try await second.context.pushErrors().count == 1)
+
+            try await error.cancelAndUpdateItem(try #require(error.serverItem))
+
+            #expect(try await second.todos.lookup(id: "a")?.text == "from first")
+            #expect(try await second.context.pendingOperationCount() == 0)
+            #expect(try await second.context.pushErrors().isEmpty)
+            _ = try await harness.takeRequests()
+            try await second.context.push()
+            #expect(try await harness.takeRequests().isEmpty)
+        }
+    }
+
+    @Test func keepOperationWithTheServerVersionMakesTheNextPushWin() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await twoDevicesSharing(TodoItem(id: "a", text: "base"), harness)
+            try await edit("a", to: "from first", on: first)
+            try await first.context.push()
+            try await edit("a", to: "from second", on: second)
+            let failure = try await #require(throws: PushFailure.self) { try await second.context.push() }
+            let error = try #require(failure.errors.first)
+            var item = try #require(error.clientItem)
+            item["version"] = error.serverItem?["version"]
+
+            try await error.keepOperation(updatingItem: item)
+            try await second.context.push()
+
+            #expect(try await harness.serverItem("a")?["text"] == "from second")
+            #expect(try await second.context.pendingOperationCount() == 0)
+        }
+    }
+
+    @Test func serverWinsPolicyResolvesConflictsDuringThePush() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await twoDevicesSharing(TodoItem(id: "a", text: "base"), harness, .serverWins)
+            try await edit("a", to: "from first", on: first)
+            try await first.context.push()
+            try await edit("a", to: "from second", on: second)
+
+            let summary = try await second.context.push()
+
+            #expect(summary.resolvedConflicts == 1)
+            #expect(try await second.todos.lookup(id: "a")?.text == "from first")
+            #expect(try await harness.serverItem("a")?["text"] == "from first")
+            #expect(try await second.context.pendingOperationCount() == 0)
+        }
+    }
+
+    @Test func clientWinsPolicyRetriesAgainstTheServerVersion() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await twoDevicesSharing(TodoItem(id: "a", text: "base"), harness, .clientWins)
+            try await edit("a", to: "from first", on: first)
+            try await first.context.push()
+            try await edit("a", to: "from second", on: second)
+
+            let summary = try await second.context.push()
+
+            #expect(summary.resolvedConflicts == 1 && summary.pushedOperations == 1)
+            #expect(try await harness.serverItem("a")?["text"] == "from second")
+            let local = try #require(try await second.todos.lookup(id: "a"))
+            #expect(local.version == (try await harness.serverItem("a"))?["version"]?.stringValue)
+        }
+    }
+
+    @Test func customPolicyDecidesPerConflict() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await twoDevicesSharing(
+                TodoItem(id: "a", text: "base"), harness,
+                .custom { conflict in
+                    guard var merged = conflict.serverItem else { return .unresolved }
+                    merged["text"] = .string("merged")
+                    return .retry(updatingItem: merged)
+                })
+            try await edit("a", to: "from first", on: first)
+            try await first.context.push()
+            try await edit("a", to: "from second", on: second)
+
+            try await second.context.push()
+
+            #expect(try await harness.serverItem("a")?["text"] == "merged")
+        }
+    }
+
+    @Test func droppedConnectionAbortsThePushKeepingTheRemainingOperations() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            for id in ["a", "b", "c"] { try await device.todos.insert(TodoItem(id: id, text: id)) }
+            try await harness.dropConnection(method: "POST", path: "/tables/TodoItem", occurrence: 2)
+
+            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+
+            #expect(failure.status == .abortedNetwork)
+            #expect(failure.errors.isEmpty)
+            let remaining = try await device.context.pendingOperations().map(\.itemId)
+            #expect(remaining == ["b", "c"])
+            try await device.context.push()
+            #expect(try await device.context.pendingOperationCount() == 0)
+            #expect(try await harness.serverItem("c") != nil)
+        }
+    }
+
+    @Test func serverErrorIsRecordedAndThePushContinuesThenConverges() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            for id in ["a", "b"] { try await device.todos.insert(TodoItem(id: id, text: id)) }
+            try await harness.controls.addFault(
+                FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 1, action: .respond(status: 500)))
+
+            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+
+            #expect(failure.status == .complete)
+            #expect(failure.errors.map(\.status) == [500])
+            #expect(try await harness.serverItem("b") != nil)
+            try await device.context.push()
+            #expect(try await device.context.pendingOperationCount() == 0)
+            #expect(try await device.context.pushErrors().isEmpty)
+        }
+    }
+
+    @Test func unauthorizedAbortsThePush() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            for id in ["a", "b"] { try await device.todos.insert(TodoItem(id: id, text: id)) }
+            try await harness.controls.addFault(
+                FaultRule(path: "/tables/TodoItem", action: .respond(status: 401, body: ["error": "expired"])))
+
+            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+
+            #expect(failure.status == .abortedAuthentication)
+            #expect(try await device.context.pendingOperationCount() == 2)
+            #expect(try await harness.takeRequests().count == 1)
+        }
+    }
+
+    @Test func insertWhoseResponseWasLostIsRecognizedOnTheNextPush() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "x"))
+            try await harness.controls.addFault(
+                FaultRule(method: "POST", path: "/tables/TodoItem", action: .lostResponse))
+
+            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            #expect(failure.status == .abortedNetwork)
+            #expect(try await harness.serverItem("a") != nil)
+
+            try await device.context.push()  // 409 with an equal item: the earlier insert worked
+
+            #expect(try await device.context.pendingOperationCount() == 0)
+            #expect(try await device.todos.lookup(id: "a")?.version != nil)
+        }
+    }
+
+    @Test func pushErrorsSurviveReopeningTheStore() async throws {
+        try await SyncHarness.with { harness in
+            var device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "x"))
+            try await harness.controls.addFault(
+                FaultRule(method: "POST", path: "/tables/TodoItem", action: .respond(status: 400)))
+            _ = try? await device.context.push()
+            try await device.context.close()
+
+            device = try await harness.device(path: device.path)
+
+            let errors = try await device.context.pushErrors(table: "TodoItem")
+            #expect(errors.map(\.status) == [400])
+            try await #require(errors.first).cancelAndDiscardItem()
+            #expect(try await device.todos.lookup(id: "a") == nil)
+            #expect(try await device.context.pendingOperationCount() == 0)
+        }
+    }
+
+    @Test func pushWithoutAClientThrowsATypedError() async throws {
+        let context = try await SyncContext(store: MemoryStore())
+        await #expect(throws: SyncError.noClient) { try await context.push() }
+    }
+}
+
+/// Two devices that both hold `item` as pushed by the first and pulled by the second.
+func twoDevicesSharing(
+    _ item: TodoItem,
+    _ harness: SyncHarness,
+    _ policy: ConflictPolicy = .manual
+) async throws -> (Device, Device) {
+    let first = try await harness.device()
+    try await first.todos.insert(item)
+    try await first.context.push()
+    let second = try await harness.device(conflictPolicy: policy)
+    try await second.todos.pull()
+    return (first, second)
+}
+
+/// Changes an item's text locally.
+func edit(_ id: String, to text: String, on device: Device) async throws {
+    var item = try #require(try await device.todos.lookup(id: id))
+    item.text = text
+    try await device.todos.update(item)
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SyncTables
+import SyncTablesServer
+import Testing
+
+/// The item the end-to-end tests sync.
+struct TodoItem: SyncItem, Equatable {
+    var id: String
+    var text: String
+    var complete: Bool = false
+    var version: String?
+    var createdAt: Date?
+    var updatedAt: Date?
+}
+
+/// A real `sync-server` on an ephemeral 127.0.0.1 port (test controls on) and devices that sync with it,
+/// each a `SyncContext` on its own SQLite file.
+final class SyncHarness: Sendable {
+    let server: SyncServer
+    let url: URL
+    let directory: TemporaryDirectory
+
+    var controls: TestControls {
+        get throws { try #require(server.testControls) }
+    }
+
+    private init(server: SyncServer, url: URL, directory: TemporaryDirectory) {
+        self.server = server
+        self.url = url
+        self.directory = directory
+    }
+
+    /// Starts a server, runs `body`, and stops the server whatever happens.
+    static func with(
+        softDelete: SoftDeletePolicy = .allTables,
+        pageSize: Int = 50,
+        _ body: (SyncHarness) async throws -> Void
+    ) async throws {
+        let configuration = SyncServerConfiguration(
+            storage: .inMemory, pageSize: pageSize, softDelete: softDelete, enableTestControls: true)
+        let server = try await SyncServer(configuration: configuration)
+        try await server.start()
+        let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())
+        do {
+            try await body(harness)
+            try await server.stop()
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
+    /// A device: a context on a new SQLite file, talking to this server.
+    func device(
+        path: String? = nil,
+        conflictPolicy: ConflictPolicy = .manual,
+        transport: (any HTTPTransport)? = nil
+    ) async throws -> Device {
+        let path = path ?? directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        let client = SyncClient(url: url, transport: transport)
+        let context = try await SyncContext(store: store, client: client, conflictPolicy: conflictPolicy)
+        return Device(path: path, context: context, todos: try await context.table(TodoItem.self))
+    }
+
+    /// The requests the server received since the last call, and forgets them.
+    func takeRequests() async throws -> [RecordedRequest] {
+        let controls = try controls
+        let requests = await controls.requests()
+        await controls.clearRequests()
+        return requests.filter { !$0.path.hasPrefix("/__test") }
+    }
+
+    /// Drops the connection of the n-th matching request without a response.
+    ///
+    /// libcurl resends a request once on a fresh connection when a reused one dies before any response
+    /// (the stale keep-alive race), so the resend is dropped too, and the client really sees a failure.
+    func dropConnection(method: String, path: String, occurrence: Int) async throws {
+        for attempt in [occurrence, occurrence + 1] {
+            try await controls.addFault(
+                FaultRule(method: method, path: path, occurrence: attempt, action: .dropConnection))
+        }
+    }
+
+    /// The server's row, read through the protocol (soft-deleted rows included).
+    func serverItem(_ id: String, table: String = "TodoItem") async throws -> JSONObject? {
+        let client = SyncClient(url: url)
+        let page = try await client.query(
+            table: table, queryString: "$filter=id%20eq%20'\(id)'&__includeDeleted=true")
+        return page.items.first
+    }
+}
+
+/// One simulated app installation.
+struct Device: Sendable {
+    let path: String
+    let context: SyncContext
+    let todos: SyncTable<TodoItem>
+}
+
+extension RecordedRequest {
+    /// The query parameters as a set of `name=value` pairs (order is not significant on the wire).
+    var querySet: Set<String> { Set(query.map { "\($0.name)=\($0.value)" }) }
+
+    /// The top-level keys of the JSON body.
+    var bodyKeys: Set<String> {
+        guard let body, let object = try? JSONObject(parsing: body) else { return [] }
+        return Set(object.properties.keys)
+    }
+}
