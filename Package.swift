@@ -125,7 +125,17 @@ let package = Package(
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
         .testTarget(
             name: "SyncTablesTests",
-            dependencies: ["SyncTables", "SyncTablesStoreConformance", "SyncTablesServer", "SyncTablesSQLite"]
+            dependencies: [
+                "SyncTables",
+                "SyncTablesStoreConformance",
+                "SyncTablesServer",
+                "SyncTablesSQLite",
+                // The transport tests run a small Hummingbird server of their own.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "SyncTablesServerTests",
@@ -133,6 +143,8 @@ let package = Package(
                 "SyncTablesServer",
                 "SyncTables",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(
