@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: C engines (exactly one is linked per build)
@@ -77,8 +80,12 @@ let package = Package(
                 "SyncTables",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            exclude: ["README-server.md"]
+                // Used directly by the server; they come with Hummingbird, declared here to say so.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
         ),
 
         // MARK: Executables
@@ -118,7 +125,17 @@ let package = Package(
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
         .testTarget(
             name: "SyncTablesTests",
-            dependencies: ["SyncTables", "SyncTablesStoreConformance", "SyncTablesServer", "SyncTablesSQLite"]
+            dependencies: [
+                "SyncTables",
+                "SyncTablesStoreConformance",
+                "SyncTablesServer",
+                "SyncTablesSQLite",
+                // The transport tests run a small Hummingbird server of their own.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "SyncTablesServerTests",
@@ -126,6 +143,8 @@ let package = Package(
                 "SyncTablesServer",
                 "SyncTables",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -1,1 +1,143 @@
-print("not yet implemented")
+// The SyncTables demo: an embedded sync-server on a free port and two devices that work offline,
+// push, pull incrementally, meet conflicts and resolve them, and purge.
+import Foundation
+import SyncTables
+import SyncTablesServer
+
+struct TodoItem: SyncItem {
+    var id: String
+    var text: String
+    var complete: Bool
+    var version: String?
+    var updatedAt: Date?
+}
+
+/// One app installation with its own SQLite file.
+struct Device {
+    let name: String
+    let context: SyncContext
+    let todos: SyncTable<TodoItem>
+
+    static func open(_ name: String, in directory: URL, server: URL, policy: ConflictPolicy = .manual) async throws
+        -> Device
+    {
+        let store = try SQLiteStore(path: directory.appendingPathComponent("\(name).sqlite").path)
+        let context = try await SyncContext(store: store, client: SyncClient(url: server), conflictPolicy: policy)
+        return Device(name: name, context: context, todos: try await context.table(TodoItem.self))
+    }
+
+    func show() async throws {
+        let items = try await todos.query().order(Column("text")).fetchAll()
+        let pending = try await context.pendingOperationCount()
+        print("    \(name): \(items.count) item(s), \(pending) pending operation(s)")
+        for item in items {
+            print(
+                "      [\(item.complete ? "x" : " ")] \(item.text)  (id \(item.id.prefix(8)), version \(item.version ?? "-"))"
+            )
+        }
+    }
+
+    func edit(_ id: String, _ change: (inout TodoItem) -> Void) async throws {
+        guard var item = try await todos.lookup(id: id) else { return }
+        change(&item)
+        try await todos.update(item)
+    }
+}
+
+func step(_ number: Int, _ title: String) {
+    print("\n\(number). \(title)")
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synctables-demo-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: directory) }
+
+let server = try await SyncServer(
+    configuration: SyncServerConfiguration(
+        storage: .file(path: directory.appendingPathComponent("server.sqlite").path), softDelete: .allTables))
+try await server.start()
+guard let serverURL = server.url else {
+    print("the server did not report its address")
+    exit(1)
+}
+print("SyncTables demo — sync-server listening on \(serverURL.absoluteString) (SQLite, soft delete on)")
+
+do {
+    let phone = try await Device.open("phone", in: directory, server: serverURL)
+    let laptop = try await Device.open("laptop", in: directory, server: serverURL)
+
+    step(1, "The phone works offline: three inserts, an update and a delete, all queued durably")
+    let milk = try await phone.todos.insert(TodoItem(id: "", text: "Buy milk", complete: false))
+    let bread = try await phone.todos.insert(TodoItem(id: "", text: "Buy bread", complete: false))
+    let call = try await phone.todos.insert(TodoItem(id: "", text: "Call the plumber", complete: false))
+    try await phone.edit(milk.id) { $0.complete = true }
+    try await phone.todos.delete(bread)
+    try await phone.show()
+    print("    (insert+update collapsed into one insert; insert+delete cancelled each other)")
+
+    step(2, "The phone pushes its queue, in order")
+    let pushed = try await phone.context.push()
+    print("    pushed \(pushed.pushedOperations) operation(s); rows now carry the server's version")
+    try await phone.show()
+
+    step(3, "The laptop pulls incrementally (query id \"all-todos\")")
+    let firstPull = try await laptop.todos.pull(queryId: "all-todos")
+    print(
+        "    received \(firstPull.received) record(s) in \(firstPull.requests) request(s); token \(firstPull.deltaToken?.iso8601 ?? "-")"
+    )
+    try await laptop.show()
+
+    step(4, "Both edit the plumber item offline; the phone pushes first")
+    try await phone.edit(call.id) { $0.text = "Call the plumber at 9" }
+    try await laptop.edit(call.id) { $0.text = "Call the plumber tomorrow" }
+    try await phone.context.push()
+    print("    phone pushed \"Call the plumber at 9\"")
+
+    step(5, "The laptop's push meets a conflict (HTTP 412) and resolves it: server wins")
+    do {
+        try await laptop.context.push()
+    } catch let failure as PushFailure {
+        for error in failure.errors {
+            print("    conflict: \(error)")
+            print("      local:  \(error.clientItem?["text"]?.stringValue ?? "-")")
+            print("      server: \(error.serverItem?["text"]?.stringValue ?? "-")")
+            if let serverItem = error.serverItem { try await error.cancelAndUpdateItem(serverItem) }
+        }
+    }
+    try await laptop.show()
+
+    step(6, "Another conflict, this time with the client-wins policy: the laptop's edit overwrites")
+    try await phone.edit(call.id) { $0.complete = true }
+    try await phone.context.push()
+    await laptop.context.setConflictPolicy(.clientWins)
+    try await laptop.edit(call.id) { $0.text = "Plumber: cancelled" }
+    let clientWins = try await laptop.context.push()
+    print("    resolved \(clientWins.resolvedConflicts) conflict(s) by retrying against the server's version")
+    try await phone.todos.pull(queryId: "all-todos")
+    try await phone.show()
+
+    step(7, "The phone queues a change, then tries to purge its table")
+    try await phone.todos.insert(TodoItem(id: "", text: "Water the plants", complete: false))
+    do {
+        try await phone.todos.purge()
+    } catch SyncError.pendingOperations(let table) {
+        print("    purge refused: table \(table) has pending operations")
+    }
+    let purge = try await phone.todos.purge(force: true)
+    print("    forced purge removed \(purge.rows) row(s), \(purge.operations) operation(s), \(purge.tokens) token(s)")
+    try await phone.show()
+
+    step(8, "The phone pulls again: the token was reset, so everything comes back")
+    let again = try await phone.todos.pull(queryId: "all-todos")
+    print("    received \(again.received) record(s)")
+    try await phone.show()
+
+    try await phone.context.close()
+    try await laptop.context.close()
+    try await server.stop()
+    print("\nDone.")
+} catch {
+    try? await server.stop()
+    print("demo failed: \(error)")
+    exit(1)
+}

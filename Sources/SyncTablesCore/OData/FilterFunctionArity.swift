@@ -1,7 +1,7 @@
-/// How many arguments each OData v3 function takes.
-enum FilterFunctionArity {
-    static func range(of function: FilterFunction) -> ClosedRange<Int> {
-        switch function {
+extension FilterFunction {
+    /// How many arguments the function takes.
+    public var argumentCounts: ClosedRange<Int> {
+        switch self {
         case .substringOf, .startsWith, .endsWith, .indexOf, .concat: 2...2
         case .replace: 3...3
         case .substring: 2...3
@@ -10,9 +10,12 @@ enum FilterFunctionArity {
             1...1
         }
     }
+}
 
+/// Checks a parsed call's argument count against ``FilterFunction/argumentCounts``.
+enum FilterFunctionArity {
     static func check(_ function: FilterFunction, count: Int, position: Int) throws(ODataError) {
-        let range = range(of: function)
+        let range = function.argumentCounts
         guard range.contains(count) else {
             let expected =
                 range.lowerBound == range.upperBound

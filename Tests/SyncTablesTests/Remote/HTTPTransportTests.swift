@@ -119,7 +119,8 @@ struct HTTPTransportTests {
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200, delay: .seconds(10)) }) { server in
             let started = ContinuousClock.now
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(TransportRequest(method: .get, url: server.baseURL, timeout: .milliseconds(300)))
+                try await transport.send(
+                    TransportRequest(method: .get, url: server.baseURL, timeout: .milliseconds(300)))
             }
             #expect(error?.kind == .timedOut)
             #expect(ContinuousClock.now - started < .seconds(5))

@@ -278,6 +278,32 @@ struct PushTests {
         }
     }
 
+    @Test func cancellingThePushingTaskStopsBetweenOperationsAndLosesNothing() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            for id in ["a", "b", "c"] { try await device.todos.insert(TodoItem(id: id, text: id)) }
+            try await harness.controls.addFault(
+                FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 2, action: .delay(milliseconds: 1500)))
+
+            let push = Task { try await device.context.push() }
+            try await Task.sleep(for: .milliseconds(500))
+            push.cancel()
+            let result = await push.result
+
+            guard case .failure(let error) = result, let failure = error as? PushFailure else {
+                Issue.record("expected a PushFailure, got \(result)")
+                return
+            }
+            #expect(failure.status == .cancelled)
+            let remaining = try await device.context.pendingOperations().map(\.itemId)
+            #expect(remaining.first == "b" || remaining.first == "c")
+            #expect(!remaining.contains("a"))
+            try await device.context.push()
+            #expect(try await device.context.pendingOperationCount() == 0)
+            for id in ["a", "b", "c"] { #expect(try await harness.serverItem(id) != nil) }
+        }
+    }
+
     @Test func pushWithoutAClientThrowsATypedError() async throws {
         let context = try await SyncContext(store: MemoryStore())
         await #expect(throws: SyncError.noClient) { try await context.push() }

@@ -19,6 +19,10 @@ public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidQueryParameter(String)
     /// The request URL could not be formed from the client's base URL.
     case invalidURL(String)
+    /// The item could not be encoded as a JSON object.
+    case unencodableItem(reason: String)
+    /// The server's item could not be decoded as the item type; the item is kept.
+    case undecodableItem(JSONObject, reason: String)
 
     /// What is wrong, in one sentence.
     public var description: String {
@@ -35,6 +39,10 @@ public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
             "\"\(name)\" cannot be used as a custom query parameter name."
         case .invalidURL(let text):
             "\"\(text)\" is not a valid URL."
+        case .unencodableItem(let reason):
+            "The item cannot be encoded as a JSON object: \(reason)"
+        case .undecodableItem(_, let reason):
+            "The server's item cannot be decoded: \(reason)"
         }
     }
 

@@ -75,10 +75,10 @@
             } else if let first = line.first, first == " " || first == "\t", !responseFields.isEmpty {
                 // Obsolete line folding continues the previous field's value.
                 let last = responseFields.count - 1
-                responseFields[last].value += " " + line.trimmingWhitespace()
+                responseFields[last].value += " " + line.trimmingSpaces()
             } else if let colon = line.firstIndex(of: ":") {
                 let name = String(line[..<colon])
-                let value = String(line[line.index(after: colon)...]).trimmingWhitespace()
+                let value = String(line[line.index(after: colon)...]).trimmingSpaces()
                 responseFields.append(TransportHeaders.Field(name: name, value: value))
             }
         }
@@ -86,17 +86,6 @@
         /// Appends body bytes.
         func receiveBody(_ bytes: UnsafeRawBufferPointer) {
             responseBody.append(contentsOf: bytes)
-        }
-    }
-
-    extension String {
-        /// The string without leading and trailing spaces and tabs.
-        fileprivate func trimmingWhitespace() -> String {
-            let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-            guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
-                return ""
-            }
-            return String(self[start...end])
         }
     }
 #endif

@@ -48,6 +48,9 @@
             loop.shutdown()
         }
 
+        /// The loop object, for tests that check the thread lets go of it once the transport is gone.
+        package var loopForTesting: AnyObject { loop }
+
         /// Sends the request on the transport's thread and waits for the whole response.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
             try Task.checkCancellation()

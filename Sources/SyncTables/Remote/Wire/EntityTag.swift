@@ -25,14 +25,3 @@ package enum EntityTag {
         "\"" + version.replacing("\"", with: "\\\"") + "\""
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else {
-            return ""
-        }
-        return String(self[start...end])
-    }
-}

@@ -132,7 +132,7 @@ enum FilterFunctions {
     /// One UTC calendar field of an instant, or `null` when the value is not an instant.
     static func datePart(_ part: DatePart, _ value: ProjectedValue, acceptsTicks: Bool) -> ProjectedValue {
         guard let ticks = instant(value, acceptsTicks: acceptsTicks) else { return .null }
-        let fields = CivilCalendar.fields(ticks: ticks)
+        let fields = Timestamp(ticks: ticks).utcComponents
         let number: Int
         switch part {
         case .year: number = fields.year

@@ -19,18 +19,6 @@ enum FilterPreparation {
         name != "id" && dateProperties.contains(name)
     }
 
-    /// The numbers of arguments each function accepts.
-    static func arities(of function: FilterFunction) -> ClosedRange<Int> {
-        switch function {
-        case .substringOf, .startsWith, .endsWith, .indexOf, .concat: 2...2
-        case .replace: 3...3
-        case .substring: 2...3
-        case .length, .toLower, .toUpper, .trim, .day, .month, .year, .hour, .minute, .second, .round, .floor,
-            .ceiling:
-            1...1
-        }
-    }
-
     private static func rewrite(_ expression: FilterExpression, dateProperties: Set<String>) throws(StoreError)
         -> FilterExpression
     {
@@ -68,9 +56,9 @@ enum FilterPreparation {
         case .negate(let inner):
             return .negate(try again(inner))
         case .function(let function, let arguments):
-            guard arities(of: function).contains(arguments.count) else {
+            guard function.argumentCounts.contains(arguments.count) else {
                 throw StoreError.invalidQuery(
-                    message: "\(function.rawValue) takes \(describe(arities(of: function))) arguments, "
+                    message: "\(function.rawValue) takes \(describe(function.argumentCounts)) arguments, "
                         + "not \(arguments.count)")
             }
             var rewritten: [FilterExpression] = []

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 // This file deliberately does not import SyncTables: Hummingbird exports types named `HTTPRequest` and
 // `HTTPResponse` too, so the server side of the tests speaks only in the plain types below.
@@ -69,6 +70,8 @@ final class ScriptedHTTPServer: Sendable {
 
     let port: Int
     private let received: RecordedRequests
+    private let stopping: StopFlag
+    private let group: ServiceGroup
     private let runTask: Task<Void, any Error>
 
     /// The server's base URL, e.g. `http://127.0.0.1:51234`.
@@ -77,9 +80,17 @@ final class ScriptedHTTPServer: Sendable {
     /// Every request received so far, in arrival order.
     var requests: [ReceivedRequest] { received.all }
 
-    private init(port: Int, received: RecordedRequests, runTask: Task<Void, any Error>) {
+    private init(
+        port: Int,
+        received: RecordedRequests,
+        stopping: StopFlag,
+        group: ServiceGroup,
+        runTask: Task<Void, any Error>
+    ) {
         self.port = port
         self.received = received
+        self.stopping = stopping
+        self.group = group
         self.runTask = runTask
     }
 
@@ -101,6 +112,7 @@ final class ScriptedHTTPServer: Sendable {
 
     static func start(_ script: @escaping Script) async throws -> ScriptedHTTPServer {
         let received = RecordedRequests()
+        let stopping = StopFlag()
         let responder = CallbackResponder<PeerRequestContext> { request, context in
             var request = request
             let bodyBuffer = try await request.collectBody(upTo: 64 * 1024 * 1024)
@@ -117,7 +129,14 @@ final class ScriptedHTTPServer: Sendable {
             )
             received.append(recorded)
             let reply = try await script(recorded)
-            if let delay = reply.delay { try await Task.sleep(for: delay) }
+            if let delay = reply.delay {
+                // Sleep in short steps so that stopping the server ends the wait; the handler itself is never
+                // cancelled (NIO traps when a response writer is dropped unfinished).
+                let deadline = ContinuousClock.now + delay
+                while ContinuousClock.now < deadline, !stopping.isSet {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
             var fields = HTTPFields()
             for header in reply.headers {
                 guard let name = HTTPField.Name(header.name) else { continue }
@@ -141,24 +160,38 @@ final class ScriptedHTTPServer: Sendable {
             },
             logger: logger
         )
-        let runTask = Task { try await app.run() }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let runTask = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else {
             runTask.cancel()
             throw ScriptedServerError.didNotStart
         }
-        return ScriptedHTTPServer(port: port, received: received, runTask: runTask)
+        return ScriptedHTTPServer(port: port, received: received, stopping: stopping, group: group, runTask: runTask)
     }
 
-    /// Stops the server; sleeping replies end at once.
+    /// Stops the server gracefully; delayed replies end their wait at once.
     func stop() async {
-        runTask.cancel()
+        stopping.set()
+        await group.triggerGracefulShutdown()
         _ = try? await runTask.value
     }
 }
 
 enum ScriptedServerError: Error {
     case didNotStart
+}
+
+/// A flag the test sets once to tell delayed replies to stop waiting.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    func set() {
+        lock.withLock { value = true }
+    }
+
+    var isSet: Bool { lock.withLock { value } }
 }
 
 /// The requests a server received, shared between its connection tasks and the test.
