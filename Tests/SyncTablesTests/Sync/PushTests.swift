@@ -285,8 +285,12 @@ struct PushTests {
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 2, action: .delay(milliseconds: 1500)))
 
+            let events = device.context.events
             let push = Task { try await device.context.push() }
-            try await Task.sleep(for: .milliseconds(500))
+            // Cancel once the first insert is confirmed, while the second is held by the server's delay.
+            for await event in events {
+                if case .operationPushed(_, "a", _) = event { break }
+            }
             push.cancel()
             let result = await push.result
 
