@@ -121,10 +121,13 @@ struct PullTests {
                     ["id": "mine", "text": "server edit", "complete": false],
                 ])
             try await harness.controls.addFault(
-                FaultRule(method: "GET", path: "/tables/TodoItem", action: .delay(milliseconds: 800)))
+                FaultRule(method: "GET", path: "/tables/TodoItem", action: .delay(milliseconds: 1500)))
 
+            let events = device.context.events
             let pull = Task { try await device.todos.pull() }
-            try await Task.sleep(for: .milliseconds(200))
+            for await event in events {
+                if case .pullStarted = event { break }
+            }
             try await edit("mine", to: "local edit", on: device)  // local writes go on during a pull
             let summary = try await pull.value
 
