@@ -51,10 +51,10 @@ extension SyncContext {
             let top = min(plan.pageSize, maximum - summary.received)
             let page: RemotePage
             if let link = nextLink {
-                page = try await remote { try await client.query(url: link, features: [.offline]) }
+                page = try await SyncError.mapping { try await client.query(url: link, features: [.offline]) }
             } else {
                 let request = plan.request(skip: plan.startSkip + summary.received, top: top)
-                page = try await remote {
+                page = try await SyncError.mapping {
                     try await client.query(table: plan.table, query: request, features: [.offline])
                 }
             }
@@ -77,7 +77,7 @@ extension SyncContext {
         while true {
             try Task.checkCancellation()
             let request = try plan.incrementalRequest(since: token, skip: skip)
-            let page = try await remote {
+            let page = try await SyncError.mapping {
                 try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
             }
             summary.requests += 1
@@ -131,20 +131,5 @@ extension SyncContext {
         let key = SystemConfig.lastPullKey(table: table, queryId: queryId ?? "")
         let now = Timestamp(date: .now).iso8601
         try await SyncError.mapping { try await store.write { try SystemConfig.setValue(now, for: key, in: $0) } }
-    }
-
-    /// Runs a server request, turning transport and HTTP failures into ``SyncError``.
-    private func remote<Result>(_ request: () async throws -> Result) async throws -> Result {
-        do {
-            return try await request()
-        } catch let error as TransportError where error.kind == .cancelled {
-            throw CancellationError()
-        } catch let error as TransportError {
-            throw SyncError.network(error)
-        } catch let error as HTTPStatusError {
-            throw SyncError.server(error)
-        } catch let error as RemoteError {
-            throw SyncError.remote(error)
-        }
     }
 }

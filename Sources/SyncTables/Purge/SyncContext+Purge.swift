@@ -41,8 +41,10 @@ extension SyncContext {
         in transaction: any StoreTransaction
     ) throws -> PurgeSummary {
         var summary = PurgeSummary()
-        let operations = try OperationQueue.operations(table: table, in: transaction)
-        guard operations.isEmpty || force else { throw SyncError.pendingOperations(table: table) }
+        let pendingOperations = try OperationQueue.count(table: table, in: transaction)
+        guard force || pendingOperations == 0 else {
+            throw SyncError.pendingOperations(table: table)
+        }
 
         if wholeTable {
             summary.tokens += try SystemConfig.removeValues(
@@ -55,25 +57,20 @@ extension SyncContext {
             }
         }
 
-        let purgedIds: [String]
+        let errorsBefore = try OperationErrorRecord.records(table: table, in: transaction).count
         if wholeTable {
-            purgedIds = []
-        } else {
-            purgedIds = try transaction.read(query).compactMap { $0["id"]?.stringValue }
-        }
-        let purgedSet = Set(purgedIds)
-        let discarded = wholeTable ? operations : operations.filter { purgedSet.contains($0.itemId) }
-        for operation in discarded {
-            summary.errors += try OperationErrorRecord.deleteRecords(operationId: operation.id, in: transaction)
-        }
-        try queue.remove(discarded, in: transaction)
-        summary.operations = discarded.count
-
-        if wholeTable {
+            summary.operations = try queue.removeOperations(table: table, in: transaction).count
             summary.rows = try transaction.delete(StoreQuery(table: table))
         } else {
+            let purgedIds = try transaction.read(query).compactMap { $0["id"]?.stringValue }
+            if !purgedIds.isEmpty {
+                summary.operations = try queue.removeOperations(
+                    table: table, itemIds: Set(purgedIds), in: transaction
+                ).count
+            }
             summary.rows = try transaction.delete(table: table, ids: purgedIds)
         }
+        summary.errors = errorsBefore - (try OperationErrorRecord.records(table: table, in: transaction).count)
         return summary
     }
 }

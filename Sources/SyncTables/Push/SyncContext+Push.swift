@@ -90,10 +90,9 @@ extension SyncContext {
                 item = row
             } else {
                 // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
-                try await recordFailure(
-                    of: queued, pushId: pushId, item: JSONObject(["id": .string(queued.itemId)]), status: nil,
+                return await recordOrAbort(
+                    queued, pushId: pushId, item: JSONObject(["id": .string(queued.itemId)]), status: nil,
                     message: "the local row of this \(queued.kind) is missing")
-                return .failed
             }
             operation = try await queue.markAttempted(queued)
         } catch {
@@ -172,7 +171,6 @@ extension SyncContext {
                 guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
                 let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
                 if stored.version == operation.version {
-                    try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
                     try queue.remove([stored], in: transaction)
                     if stored.kind != .delete, let serverRow {
                         try transaction.upsert(table: table, items: [serverRow])
@@ -196,6 +194,7 @@ extension SyncContext {
         }
     }
 
+    /// Records the operation's failure and publishes it; a store failure aborts the push.
     private func recordOrAbort(
         _ operation: PendingOperation,
         pushId: String,
@@ -205,34 +204,13 @@ extension SyncContext {
         rawBody: [UInt8]? = nil,
         serverItem: JSONObject? = nil
     ) async -> PushStep {
-        do {
-            try await recordFailure(
-                of: operation, pushId: pushId, item: item, status: status, message: message, rawBody: rawBody,
-                serverItem: serverItem)
-            eventBroadcaster.publish(
-                .operationFailed(table: operation.table, id: operation.itemId, kind: operation.kind, status: status))
-            return .failed
-        } catch {
-            return .abort(.abortedStore, reason: String(describing: error))
-        }
-    }
-
-    /// Stores the error (replacing earlier ones of the operation) and marks the operation failed, atomically.
-    private func recordFailure(
-        of operation: PendingOperation,
-        pushId: String,
-        item: JSONObject,
-        status: Int?,
-        message: String?,
-        rawBody: [UInt8]? = nil,
-        serverItem: JSONObject? = nil
-    ) async throws {
         let record = OperationErrorRecord(
             id: ItemID.generate(), operationId: operation.id, operationVersion: operation.version,
             kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
             clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
             message: message, pushId: pushId, createdAt: Timestamp(date: .now))
-        try await SyncError.mapping {
+        do {
+            // The error (replacing earlier ones of the operation) and the failed state commit together.
             try await store.write { transaction in
                 guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
                 try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
@@ -240,6 +218,11 @@ extension SyncContext {
                 stored.state = .failed
                 try OperationQueue.save([stored], in: transaction)
             }
+            eventBroadcaster.publish(
+                .operationFailed(table: operation.table, id: operation.itemId, kind: operation.kind, status: status))
+            return .failed
+        } catch {
+            return .abort(.abortedStore, reason: String(describing: error))
         }
     }
 
