@@ -55,6 +55,9 @@ struct LocalSuite {
             try await singleInserts(directory: directory, synchronous: synchronous)
         }
         try await bulk(directory: directory, synchronous: defaultSynchronous)
+        if storeKind == .encrypted {
+            try await OpenCost(reporter: reporter, opens: 20).run(directory: directory)
+        }
     }
 
     // MARK: Single inserts
