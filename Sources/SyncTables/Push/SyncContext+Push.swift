@@ -149,10 +149,11 @@ extension SyncContext {
         if operation.kind == .delete, error.status == 404 || error.status == 410 {
             return await completeSuccess(operation, serverItem: nil)  // already gone on the server
         }
-        if operation.kind == .insert, error.status == 409, let serverItem = error.serverItem,
+        if operation.kind != .delete, error.isConflict, let serverItem = error.serverItem,
             ItemComparison.sameUserData(serverItem, item)
         {
-            // The insert reached the server earlier and only its response was lost.
+            // The server already holds exactly our data: the write reached it earlier and only its
+            // response was lost (e.g. the app was killed mid-push), so the stale version gives 409/412.
             return await completeSuccess(operation, serverItem: serverItem)
         }
         let recorded = await recordOrAbort(

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// The `sync-crash-child` executable (built next to the test bundle by `swift build --build-tests`), run
+/// and killed with `SIGKILL` the way an app dies when the system reclaims it.
+struct CrashChildProcess {
+    /// When the kill is timed from.
+    enum KillPoint: CustomStringConvertible {
+        /// This long after the process was spawned: during launch or while the store opens.
+        case afterSpawn(Duration)
+        /// This long after the child said `ready`, i.e. after the sync started.
+        case afterReady(Duration)
+
+        var description: String {
+            switch self {
+            case .afterSpawn(let delay): "spawn+\(delay.milliseconds)ms"
+            case .afterReady(let delay): "ready+\(delay.milliseconds)ms"
+            }
+        }
+    }
+
+    /// How a run ended.
+    enum Outcome: Equatable {
+        /// `SIGKILL` arrived while the child was still running.
+        case killed
+        /// The child finished its sync before the kill.
+        case finished
+    }
+
+    private static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("sync-crash-child")
+    }
+
+    let arguments: [String]
+    let logDirectory: URL
+
+    /// Runs the child and kills it at `point`; throws when it fails on its own (it never should).
+    func run(killingAt point: KillPoint) async throws -> Outcome {
+        let (process, log) = try start()
+        switch point {
+        case .afterSpawn(let delay):
+            try await Task.sleep(for: delay)
+        case .afterReady(let delay):
+            try await Self.waitForReady(process, log: log)
+            if delay > .zero { try await Task.sleep(for: delay) }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        try await Self.waitForExit(process)
+        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+            return .killed
+        }
+        try Self.requireSuccess(process, log: log)
+        return .finished
+    }
+
+    /// Runs the child until it finishes on its own; throws when it fails.
+    func runToCompletion() async throws {
+        let (process, log) = try start()
+        try await Self.waitForExit(process)
+        try Self.requireSuccess(process, log: log)
+    }
+
+    private func start() throws -> (Process, URL) {
+        let binary = Self.executable
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-crash-child first")
+        let log = logDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        return (process, log)
+    }
+
+    private static func waitForReady(_ process: Process, log: URL) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if text.contains("ready") || !process.isRunning { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        throw CrashChildError.notReady
+    }
+
+    private static func waitForExit(_ process: Process) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill(process.processIdentifier, SIGKILL)
+                throw CrashChildError.didNotExit
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    private static func requireSuccess(_ process: Process, log: URL) throws {
+        guard process.terminationReason == .exit && process.terminationStatus == 0 else {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw CrashChildError.failed(status: process.terminationStatus, output: text)
+        }
+    }
+}
+
+enum CrashChildError: Error {
+    case notReady
+    case didNotExit
+    case failed(status: Int32, output: String)
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, for log lines.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}
