@@ -9,15 +9,13 @@ import SyncTables
 /// sync-crash-child pull <server-url> <database-path> <table> <query-id> <page-size>
 /// ```
 ///
-/// It prints `ready` once the context is open (so the test can time its kill from the start of the sync)
-/// and `done` when the sync finished; it exits 0 on success and 1 with the error on standard error.
+/// It exits 0 when the sync finished and 1, with the error on standard error, when it failed.
 @main
 struct CrashChild {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             try await run(arguments)
-            FileHandle.standardOutput.write(Data("done\n".utf8))
         } catch {
             FileHandle.standardError.write(Data("sync-crash-child: \(error)\n".utf8))
             exit(1)
@@ -32,23 +30,16 @@ struct CrashChild {
         switch arguments[0] {
         case "push" where !tables.isEmpty:
             for table in tables { _ = try await context.table(JSONObject.self, named: table) }
-            announceReady()
             try await context.push()
         case "pull" where tables.count == 3:
             let values = Array(tables)
             guard let pageSize = Int(values[2]) else { throw Usage.invalid(arguments) }
             let table = try await context.table(JSONObject.self, named: values[0])
-            announceReady()
             try await table.pull(queryId: values[1], options: PullOptions(pageSize: pageSize))
         default:
             throw Usage.invalid(arguments)
         }
         try await context.close()
-    }
-
-    /// Tells the test the sync is about to start, unbuffered so the test sees it at once.
-    private static func announceReady() {
-        FileHandle.standardOutput.write(Data("ready\n".utf8))
     }
 }
 

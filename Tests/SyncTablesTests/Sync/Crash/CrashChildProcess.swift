@@ -8,13 +8,14 @@ struct CrashChildProcess {
     enum KillPoint: CustomStringConvertible {
         /// This long after the process was spawned: during launch or while the store opens.
         case afterSpawn(Duration)
-        /// This long after the child said `ready`, i.e. after the sync started.
-        case afterReady(Duration)
+        /// This long after the server received the child's n-th request: tied to the sync's progress,
+        /// so the kills spread over the whole sync however fast or loaded the machine is.
+        case afterRequests(Int, Duration)
 
         var description: String {
             switch self {
             case .afterSpawn(let delay): "spawn+\(delay.milliseconds)ms"
-            case .afterReady(let delay): "ready+\(delay.milliseconds)ms"
+            case .afterRequests(let count, let delay): "request\(count)+\(delay.milliseconds)ms"
             }
         }
     }
@@ -36,13 +37,17 @@ struct CrashChildProcess {
     let logDirectory: URL
 
     /// Runs the child and kills it at `point`; throws when it fails on its own (it never should).
-    func run(killingAt point: KillPoint) async throws -> Outcome {
+    ///
+    /// `requestsReceived` counts the server's requests since the run started.
+    func run(killingAt point: KillPoint, requestsReceived: () async throws -> Int) async throws -> Outcome {
         let (process, log) = try start()
         switch point {
         case .afterSpawn(let delay):
             try await Task.sleep(for: delay)
-        case .afterReady(let delay):
-            try await Self.waitForReady(process, log: log)
+        case .afterRequests(let count, let delay):
+            while process.isRunning, try await requestsReceived() < count {
+                try await Task.sleep(for: .milliseconds(1))
+            }
             if delay > .zero { try await Task.sleep(for: delay) }
         }
         kill(process.processIdentifier, SIGKILL)
@@ -77,17 +82,6 @@ struct CrashChildProcess {
         return (process, log)
     }
 
-    private static func waitForReady(_ process: Process, log: URL) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if text.contains("ready") || !process.isRunning { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        kill(process.processIdentifier, SIGKILL)
-        throw CrashChildError.notReady
-    }
-
     private static func waitForExit(_ process: Process) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning {
@@ -108,7 +102,6 @@ struct CrashChildProcess {
 }
 
 enum CrashChildError: Error {
-    case notReady
     case didNotExit
     case failed(status: Int32, output: String)
 }

@@ -39,11 +39,16 @@ struct PullCrashTests {
                     _ = try await harness.controls.seed(
                         table: Self.table, items: timeline.stamp(changes, random: &random))
                 }
+                // Every fourth kill lands very early (launch, store opening); the others anywhere in the
+                // pull: while a page is on the wire, while it is applied, between pages.
                 let point: CrashChildProcess.KillPoint =
                     run % 4 == 0
                     ? .afterSpawn(.milliseconds(Int.random(in: 0...60, using: &random)))
-                    : .afterReady(.milliseconds(Int.random(in: 0...80, using: &random)))
-                let outcome = try await child.run(killingAt: point)
+                    : .afterRequests(
+                        Int.random(in: 1...25, using: &random),
+                        .microseconds(Int.random(in: 0...15_000, using: &random)))
+                _ = try await harness.takeRequests()
+                let outcome = try await child.run(killingAt: point) { try await harness.controls.requests().count }
 
                 let local = try await StoreSnapshot.read(path: path, tables: [Self.table])
                 let server = try await harness.serverRows(table: Self.table)

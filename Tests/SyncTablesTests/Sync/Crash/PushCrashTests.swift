@@ -25,17 +25,22 @@ struct PushCrashTests {
                 arguments: ["push", harness.url.absoluteString, path] + Self.tables,
                 logDirectory: harness.directory.url)
             var outcomes: [String] = []
+            var requests = try await harness.takeRequests()
 
             for run in 0..<Self.runs {
                 if try await StoreSnapshot.read(path: path, tables: []).pendingOperations.count < Self.refillBelow {
                     try await model.queueBatch(path: path, url: harness.url, random: &random)
                 }
-                // Every fourth kill lands very early (launch, store opening); the others during the push.
+                // Every fourth kill lands very early (launch, store opening); the others anywhere in the
+                // push: while a request is on the wire or being answered, or while its outcome commits.
                 let point: CrashChildProcess.KillPoint =
                     run % 4 == 0
                     ? .afterSpawn(.milliseconds(Int.random(in: 0...60, using: &random)))
-                    : .afterReady(.milliseconds(Int.random(in: 0...250, using: &random)))
-                let outcome = try await child.run(killingAt: point)
+                    : .afterRequests(
+                        Int.random(in: 1...40, using: &random),
+                        .microseconds(Int.random(in: 0...15_000, using: &random)))
+                let outcome = try await child.run(killingAt: point) { try await harness.controls.requests().count }
+                requests += try await harness.takeRequests()
                 outcomes.append("\(point)=\(outcome == .killed ? "killed" : "finished")")
 
                 let local = try await StoreSnapshot.read(path: path, tables: Self.tables)
@@ -56,8 +61,8 @@ struct PushCrashTests {
             let server = try await model.serverState(harness)
             #expect(local.pendingOperations.isEmpty)
             model.expectConfirmedOperationsReachedTheServer(local: local, server: server, run: Self.runs)
-            let retried = model.expectEachOperationTookEffectOnce(
-                requests: try await harness.takeRequests(), server: server)
+            requests += try await harness.takeRequests()
+            let retried = model.expectEachOperationTookEffectOnce(requests: requests, server: server)
             print(
                 "push crash: \(model.operations.count) operations in \(model.batches) batches; "
                     + "sent more than once (recovered after a kill): \(retried)")
