@@ -6,7 +6,9 @@ extension SyncContext {
     ///
     /// Operations the server confirms leave the queue, and the server's item (with its new `version`)
     /// replaces the local row in the same transaction. Failed operations stay queued with a
-    /// ``TableOperationError``; conflicts go through the context's ``ConflictPolicy`` first.
+    /// ``TableOperationError``; conflicts go through the context's ``ConflictPolicy`` first. A 409 or 412
+    /// whose server item equals what was sent is no conflict: an earlier attempt reached the server and
+    /// only its response was lost (say, the app was killed mid-push), so the operation counts as done.
     ///
     /// - Returns: What was pushed.
     /// - Throws: ``PushFailure`` when the push was aborted or some operations failed.
