@@ -188,14 +188,7 @@ struct PullTests {
 
     @Test func pullFailingOnPageTwoKeepsPageOneAndItsToken() async throws {
         try await SyncHarness.with { harness in
-            try await harness.controls.seed(
-                table: "TodoItem",
-                items: (1...4).map {
-                    [
-                        "id": .string("i\($0)"), "text": "t", "complete": false,
-                        "updatedAt": .string("2001-01-0\($0)T00:00:00.000Z"),
-                    ]
-                })
+            try await harness.controls.seed(table: "TodoItem", items: oneRowPerDay(4))
             try await harness.controls.addFault(
                 FaultRule(method: "GET", path: "/tables/TodoItem", occurrence: 2, action: .respond(status: 500)))
             let device = try await harness.device()
@@ -215,14 +208,7 @@ struct PullTests {
 
     @Test func cancellingThePullingTaskStopsBetweenPagesKeepingCommittedPagesAndTheirToken() async throws {
         try await SyncHarness.with { harness in
-            try await harness.controls.seed(
-                table: "TodoItem",
-                items: (1...6).map {
-                    [
-                        "id": .string("i\($0)"), "text": "t", "complete": false,
-                        "updatedAt": .string("2001-01-0\($0)T00:00:00.000Z"),
-                    ]
-                })
+            try await harness.controls.seed(table: "TodoItem", items: oneRowPerDay(6))
             // The third page is held by the server, so the task is cancelled while it waits for it.
             try await harness.controls.addFault(
                 FaultRule(method: "GET", path: "/tables/TodoItem", occurrence: 3, action: .delay(milliseconds: 1000)))
@@ -296,5 +282,12 @@ struct PullTests {
             await #expect(throws: SyncError.self) { try await device.todos.pull(queryId: "q") }
             #expect(try await device.todos.query().fetchCount() == 0)
         }
+    }
+}
+
+/// Rows `i1`, `i2`, … updated on successive days from 2001-01-01, one per day (at most 9).
+private func oneRowPerDay(_ count: Int) -> [JSONObject] {
+    (1...count).map {
+        ["id": .string("i\($0)"), "text": "t", "complete": false, "updatedAt": .string("2001-01-0\($0)T00:00:00.000Z")]
     }
 }

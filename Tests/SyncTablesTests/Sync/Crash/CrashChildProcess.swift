@@ -12,6 +12,17 @@ struct CrashChildProcess {
         /// so the kills spread over the whole sync however fast or loaded the machine is.
         case afterRequests(Int, Duration)
 
+        /// The kill point of one run: every fourth very early (launch, store opening), the others after a
+        /// random number of requests plus up to 15 ms, so they land while a request is on the wire or
+        /// being answered, while its outcome commits, or between requests.
+        static func random(run: Int, requestsUpTo maximum: Int, using random: inout SeededGenerator) -> KillPoint {
+            if run % 4 == 0 {
+                return .afterSpawn(.milliseconds(Int.random(in: 0...60, using: &random)))
+            }
+            return .afterRequests(
+                Int.random(in: 1...maximum, using: &random), .microseconds(Int.random(in: 0...15_000, using: &random)))
+        }
+
         var description: String {
             switch self {
             case .afterSpawn(let delay): "spawn+\(delay.milliseconds)ms"

@@ -15,9 +15,7 @@ struct PushCrashTests {
     private static let refillBelow = 80
 
     @Test func pushKilledTwentyTimesThenFinishedByAFreshContextAppliesEveryOperationExactlyOnce() async throws {
-        let seed = SeededGenerator.seedFromEnvironment()
-        print("push crash test seed \(seed) (replay with SYNCTABLES_CRASH_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        var random = SeededGenerator.announced("push crash test")
         try await SyncHarness.with(pageSize: 1000) { harness in
             let path = harness.directory.newDatabasePath()
             var model = try await PushCrashModel.seeded(harness, path: path, tables: Self.tables)
@@ -26,20 +24,16 @@ struct PushCrashTests {
                 logDirectory: harness.directory.url)
             var outcomes: [String] = []
             var requests = try await harness.takeRequests()
+            var childTime = Duration.zero
 
             for run in 0..<Self.runs {
                 if try await StoreSnapshot.read(path: path, tables: []).pendingOperations.count < Self.refillBelow {
                     try await model.queueBatch(path: path, url: harness.url, random: &random)
                 }
-                // Every fourth kill lands very early (launch, store opening); the others anywhere in the
-                // push: while a request is on the wire or being answered, or while its outcome commits.
-                let point: CrashChildProcess.KillPoint =
-                    run % 4 == 0
-                    ? .afterSpawn(.milliseconds(Int.random(in: 0...60, using: &random)))
-                    : .afterRequests(
-                        Int.random(in: 1...40, using: &random),
-                        .microseconds(Int.random(in: 0...15_000, using: &random)))
+                let point = CrashChildProcess.KillPoint.random(run: run, requestsUpTo: 40, using: &random)
+                let started = ContinuousClock.now
                 let outcome = try await child.run(killingAt: point) { try await harness.controls.requests().count }
+                childTime += ContinuousClock.now - started
                 requests += try await harness.takeRequests()
                 outcomes.append("\(point)=\(outcome == .killed ? "killed" : "finished")")
 
@@ -47,7 +41,7 @@ struct PushCrashTests {
                 let server = try await model.serverState(harness)
                 model.expectConfirmedOperationsReachedTheServer(local: local, server: server, run: run)
             }
-            print("push crash runs: \(outcomes.joined(separator: " "))")
+            print("push crash runs (\(childTime.milliseconds) ms in children): \(outcomes.joined(separator: " "))")
 
             // A fresh context finishes the work: no error, nothing left, everything exactly once.
             let context = try await SyncContext(
@@ -92,7 +86,7 @@ struct PushCrashModel {
     private(set) var operations: [Operation] = []
     private(set) var batches = 0
 
-    private static let seededPerTable = 900
+    private static let seededPerTable = 300
     private static let insertsPerTable = 30
     private static let updatesPerTable = 25
     private static let deletesPerTable = 10
@@ -106,12 +100,18 @@ struct PushCrashModel {
             }
             untouched[table] = try await harness.controls.seed(table: table, items: rows)
         }
-        let context = try await SyncContext(store: try SQLiteStore(path: path), client: SyncClient(url: harness.url))
+        let context = try await SyncContext(store: try setupStore(path), client: SyncClient(url: harness.url))
         for table in tables {
             try await context.table(JSONObject.self, named: table).pull(options: PullOptions(pageSize: 1000))
         }
         try await context.close()
         return PushCrashModel(tables: tables, untouched: untouched)
+    }
+
+    /// The store the test itself writes through to prepare work: commits skip the fsync (a `SIGKILL`
+    /// loses nothing the kernel holds), which keeps the setup fast; the child runs the default `FULL`.
+    private static func setupStore(_ path: String) throws -> SQLiteStore {
+        try SQLiteStore(path: path, configuration: SQLiteStore.Configuration(synchronous: .normal))
     }
 
     private init(tables: [String], untouched: [String: [JSONObject]]) {
@@ -147,7 +147,7 @@ struct PushCrashModel {
         }
         batch.shuffle(using: &random)
 
-        let context = try await SyncContext(store: try SQLiteStore(path: path))
+        let context = try await SyncContext(store: try Self.setupStore(path))
         var handles: [String: SyncTable<JSONObject>] = [:]
         for table in tables { handles[table] = try await context.table(JSONObject.self, named: table) }
         for operation in batch {

@@ -8,12 +8,13 @@ struct SeededGenerator: RandomNumberGenerator {
         self.state = seed
     }
 
-    /// The seed from `SYNCTABLES_CRASH_SEED` when set (to replay a failure), otherwise a random one.
-    static func seedFromEnvironment() -> UInt64 {
-        if let text = ProcessInfo.processInfo.environment["SYNCTABLES_CRASH_SEED"], let seed = UInt64(text) {
-            return seed
-        }
-        return UInt64.random(in: 1...UInt64.max)
+    /// A generator seeded from `SYNCTABLES_CRASH_SEED` when set (to replay a failure), otherwise at
+    /// random; the seed is printed with the test's name.
+    static func announced(_ test: String) -> SeededGenerator {
+        let text = ProcessInfo.processInfo.environment["SYNCTABLES_CRASH_SEED"]
+        let seed = text.flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+        print("\(test) seed \(seed) (replay with SYNCTABLES_CRASH_SEED=\(seed))")
+        return SeededGenerator(seed: seed)
     }
 
     mutating func next() -> UInt64 {
