@@ -28,7 +28,7 @@ struct PushCrashTests {
 
             for run in 0..<Self.runs {
                 if try await StoreSnapshot.read(path: path, tables: []).pendingOperations.count < Self.refillBelow {
-                    try await model.queueBatch(path: path, url: harness.url, random: &random)
+                    try await model.queueBatch(path: path, random: &random)
                 }
                 let point = CrashChildProcess.KillPoint.random(run: run, requestsUpTo: 40, using: &random)
                 let started = ContinuousClock.now
@@ -120,7 +120,7 @@ struct PushCrashModel {
     }
 
     /// Queues one batch of inserts, updates and deletes across the tables, in a random interleaving.
-    mutating func queueBatch(path: String, url: URL, random: inout SeededGenerator) async throws {
+    mutating func queueBatch(path: String, random: inout SeededGenerator) async throws {
         var batch: [Operation] = []
         for table in tables {
             guard var rows = untouched[table], rows.count >= Self.updatesPerTable + Self.deletesPerTable else {
