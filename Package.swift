@@ -153,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SynctablesCLITests",
-            dependencies: ["SyncTables", "SyncTablesServer"]
+            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"]
         ),
     ],
     swiftLanguageModes: [.v6]

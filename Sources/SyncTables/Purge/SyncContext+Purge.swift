@@ -31,7 +31,7 @@ extension SyncContext {
         return summary
     }
 
-    private static func purge(
+    static func purge(
         table: String,
         query: StoreQuery,
         queryId: String?,
