@@ -77,7 +77,18 @@ struct CommandFailure: Error, Sendable {
             self.init(.failure, "the store failed (SQLite error \(code)): \(message)")
         case .invalidStoredData(let table, let id, let message):
             self.init(.storeCorrupt, "damaged row \(id ?? "?") in table '\(table)': \(message)")
-        case .missingID, .closed, .transactionFinished:
+        case .truncated:
+            self.init(.storeCorrupt, error.description)
+        case .wrongKey:
+            self.init(
+                .wrongKey, "the key does not open the encrypted store (or the file is damaged); nothing was written")
+        case .keyRequired:
+            self.init(.wrongKey, "the store is encrypted: give its key with --key, --key-file or SYNCTABLES_KEY")
+        case .notEncrypted:
+            self.init(.wrongKey, "a key was given, but the store is not encrypted: omit --key")
+        case .invalidKey(let reason):
+            self.init(.usage, "the key cannot be used: \(reason)")
+        case .missingID, .closed, .transactionFinished, .migrationVerificationFailed:
             self.init(.failure, "the store failed: \(error)")
         }
     }

@@ -43,9 +43,10 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .authentication: "aborted: the server answered 401 Unauthorized"
         case .purgeRefused: "purge refused: a table has pending operations (push first, or --force)"
         case .storeNotFound: "the store file does not exist"
-        case .storeCorrupt: "the store is not a SyncTables store, is damaged, or is encrypted and no key was given"
+        case .storeCorrupt: "the store is not a database, is damaged or cut short, or was written by a newer SyncTables"
         case .storeLocked: "the store stayed locked by another process beyond the busy timeout"
-        case .wrongKey: "the key does not open the encrypted store"
+        case .wrongKey:
+            "wrong key: the key does not open the store, the store is encrypted and no key was given, or it is not encrypted"
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
         case .usage: "bad usage: unknown option, invalid value, filter or table name"
         }

@@ -36,7 +36,7 @@ struct StoreSession {
             path: String, key: String?, configuration: SQLiteStore.Configuration
         ) throws -> any LocalStore {
             guard let key else { return try SQLiteStore(path: path, configuration: configuration) }
-            return try EncryptedSQLiteStore(path: path, key: key)
+            return try EncryptedSQLiteStore(path: path, key: key, configuration: configuration)
         }
     #else
         private static func openStore(

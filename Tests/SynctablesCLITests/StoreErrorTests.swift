@@ -24,7 +24,7 @@ struct StoreErrorTests {
     func corruptStoreExits7() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
-            let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            let garbage = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
             try garbage.write(to: URL(fileURLWithPath: path))
 
             let run = try await harness.run(["queue"], store: path)
