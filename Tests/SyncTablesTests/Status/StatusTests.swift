@@ -79,3 +79,21 @@ struct StatusTests {
         }
     }
 }
+
+@Suite("Purge and pull times")
+struct PurgePullTimeTests {
+    @Test func wholeTablePurgeForgetsTheTablesPullTimesSoItIsNoLongerStale() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            let other = try await device.context.table(JSONObject.self, named: "Other")
+            try await device.todos.pull(queryId: "q")
+            try await other.pull()
+            let later = Date().addingTimeInterval(1)
+
+            try await device.todos.purge()
+
+            #expect(try await device.context.pullStates(table: "TodoItem").isEmpty)
+            #expect(try await device.context.staleTables(pulledBefore: later).map(\.name) == ["Other"])
+        }
+    }
+}
