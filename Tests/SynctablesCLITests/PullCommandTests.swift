@@ -80,3 +80,28 @@ struct PullCommandTests {
         }
     }
 }
+
+@Suite("synctables pull failures")
+struct PullFailureTests {
+    @Test("pull exits 3 when the server cannot be reached and 4 when it refuses the token")
+    func pullNetworkAndAuthenticationFailures() async throws {
+        try await CLIHarness.with(authToken: "s3cret") { harness in
+            let path = harness.newStorePath()
+            try await harness.withContext(path) { _ in }
+            let closedPort = try await PushCommandTests.closedPortURL()
+
+            let unreachable = try await SynctablesExecutable.run([
+                "pull", "todo", "--store", path, "--server", closedPort,
+            ])
+            let unauthorized = try await harness.run(["pull", "todo", "--json"], store: path, server: true)
+            let authorized = try await harness.run(
+                ["pull", "todo", "--auth-token", "s3cret", "--json"], store: path, server: true)
+
+            #expect(unreachable.status == 3)
+            #expect(unreachable.stderrLines.count == 1)
+            #expect(unauthorized.status == 4)
+            #expect(try unauthorized.json["error"]?.objectValue?["kind"] == "authentication")
+            #expect(authorized.status == 0, "\(authorized.stderr)")
+        }
+    }
+}
