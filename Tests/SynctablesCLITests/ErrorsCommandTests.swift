@@ -28,9 +28,7 @@ struct ErrorsCommandTests {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
-            let id = try #require(
-                try await harness.run(["errors", "--json"], store: path).json["errors"]?
-                    .arrayValue?.first?.objectValue?["id"]?.stringValue)
+            let id = try await firstErrorId(harness, path)
 
             let run = try await harness.run(["errors", "resolve", id, "--take-server", "--json"], store: path)
 
@@ -47,9 +45,7 @@ struct ErrorsCommandTests {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
-            let id = try #require(
-                try await harness.run(["errors", "--json"], store: path).json["errors"]?
-                    .arrayValue?.first?.objectValue?["id"]?.stringValue)
+            let id = try await firstErrorId(harness, path)
 
             let resolve = try await harness.run(["errors", "resolve", id, "--retry"], store: path)
             let push = try await harness.run(["push", "--json"], store: path, server: true)
@@ -70,9 +66,7 @@ struct ErrorsCommandTests {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
-            let id = try #require(
-                try await harness.run(["errors", "--json"], store: path).json["errors"]?
-                    .arrayValue?.first?.objectValue?["id"]?.stringValue)
+            let id = try await firstErrorId(harness, path)
 
             let run = try await harness.run(["errors", "resolve", id, "--discard"], store: path)
 
@@ -97,4 +91,10 @@ struct ErrorsCommandTests {
             #expect(try await rows("todo", in: path).first?["text"] == "mine")
         }
     }
+}
+
+/// The id of the first push error `synctables errors --json` lists.
+private func firstErrorId(_ harness: CLIHarness, _ path: String) async throws -> String {
+    let errors = try await harness.run(["errors", "--json"], store: path).json.objects("errors")
+    return try #require(errors.first?["id"]?.stringValue)
 }

@@ -13,21 +13,17 @@ extension SyncContext {
     public func purgePreview(
         table: String,
         query: StoreQuery? = nil,
-        queryId rawQueryId: String? = nil
+        queryId: String? = nil
     ) async throws -> PurgePreview {
-        let queryId = rawQueryId.flatMap { $0.isEmpty ? nil : $0 }
-        if let queryId { try PullPlan.validate(queryId: queryId) }
-        let query = query ?? StoreQuery(table: table)
-        guard query.table == table else { throw SyncError.invalidQuery("the query reads '\(query.table)'") }
-        let wholeTable = query.filter == nil && query.limit == nil && query.offset == 0
+        let scope = try PurgeScope(table: table, query: query, queryId: queryId)
         let queue = self.queue
         do {
             try await withSyncAction {
                 try await store.write { transaction in
                     let pending = try OperationQueue.count(table: table, in: transaction)
                     let summary = try Self.purge(
-                        table: table, query: query, queryId: queryId, wholeTable: wholeTable, force: true,
-                        queue: queue, in: transaction)
+                        table: table, query: scope.query, queryId: scope.queryId, wholeTable: scope.wholeTable,
+                        force: true, queue: queue, in: transaction)
                     throw PreviewRollback(
                         preview: PurgePreview(table: table, summary: summary, pendingOperations: pending))
                 }
