@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SynctablesCLITests",
-            dependencies: ["SyncTables", "SyncTablesServer"]
+            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,10 +2,16 @@ import Foundation
 import SyncTables
 import SyncTablesSQLite
 
+#if SQLCipher
+    import SyncTablesSQLCipher
+#endif
+
 /// Which store the local suite measures.
 enum StoreKind: String, Sendable, CaseIterable {
     case plain
     case encrypted
+    /// The plain store against raw SQLite, then the encrypted store against the plain store.
+    case both
 }
 
 /// Opens the stores the suites measure.
@@ -19,15 +25,19 @@ enum StoreFactory {
         #endif
     }
 
-    /// Opens a file-backed store; `encrypted` keys it with SQLCipher's `PRAGMA key` before anything else
-    /// (the same first statement `EncryptedSQLiteStore` has to issue).
+    /// The raw key the encrypted stores use (a fixed value: the benchmark measures speed, not secrecy).
+    static let rawKey = [UInt8](repeating: 0x5A, count: 32)
+
+    /// Opens a file-backed store; `encrypted` opens an `EncryptedSQLiteStore` with a raw key.
     static func open(path: String, synchronous: SQLiteStore.Configuration.Synchronous, encrypted: Bool) throws
-        -> SQLiteStore
+        -> any LocalStore
     {
         let configuration = SQLiteStore.Configuration(synchronous: synchronous)
         guard encrypted else { return try SQLiteStore(path: path, configuration: configuration) }
-        return try SQLiteStore(path: path, configuration: configuration) { database in
-            try database.execute("PRAGMA key = 'sync-bench-passphrase'")
-        }
+        #if SQLCipher
+            return try EncryptedSQLiteStore(path: path, rawKey: rawKey, configuration: configuration)
+        #else
+            throw BenchError.unexpected("an encrypted store needs a build with --traits SQLCipher")
+        #endif
     }
 }

@@ -32,7 +32,10 @@ extension SyncBench {
             abstract: "Inserts, lookups and filtered reads on a file-backed SQLiteStore vs raw libsqlite3.")
 
         @OptionGroup var common: CommonOptions
-        @Option(help: "plain or encrypted (encrypted needs --traits SQLCipher).")
+        @Option(
+            help:
+                "plain, encrypted (ratios to the plain store) or both (plain, then encrypted; needs --traits SQLCipher)."
+        )
         var store: String = "plain"
         @Option(help: "Single durable inserts per synchronous setting.") var singleInserts = 2_000
         @Option(help: "Rows for the batched insert, lookups and filtered reads.") var rows = 100_000
@@ -43,7 +46,7 @@ extension SyncBench {
 
         func run() async throws {
             guard let kind = StoreKind(rawValue: store) else {
-                throw ValidationError("--store must be plain or encrypted")
+                throw ValidationError("--store must be plain, encrypted or both")
             }
             let sizes = LocalSuite.Sizes(
                 singleInserts: singleInserts, rows: rows, batchSize: batchSize, lookups: lookups,

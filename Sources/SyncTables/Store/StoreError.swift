@@ -27,4 +27,26 @@ public enum StoreError: Error, Sendable, Hashable {
     case readOnly(message: String)
     /// A transaction handle was used after its ``LocalStore/write(_:)`` call returned.
     case transactionFinished
+    /// The database file is shorter than its own header says: it was cut off (an interrupted copy, a full
+    /// disk). The file is left untouched.
+    case truncated(message: String)
+
+    // MARK: Encryption (EncryptedSQLiteStore)
+
+    /// The key does not open this encrypted database. Nothing was written to the file.
+    ///
+    /// A wrong key and a damaged encrypted file cannot be told apart cryptographically; this is reported
+    /// when the file has no SQLite header and its size is a whole number of pages.
+    case wrongKey
+    /// The file looks like an encrypted database (no SQLite header, a whole number of pages) and was
+    /// opened without a key.
+    case keyRequired
+    /// A key was given, but the file is a plain, unencrypted SQLite database.
+    case notEncrypted
+    /// The key is unusable, for example a raw key that is not 32 bytes or an empty passphrase. The reason
+    /// never contains key material.
+    case invalidKey(reason: String)
+    /// Copying a database between plain and encrypted form read back a different row count than the
+    /// source has; the copy was deleted and the source is unchanged.
+    case migrationVerificationFailed(table: String, expectedRows: Int, actualRows: Int)
 }

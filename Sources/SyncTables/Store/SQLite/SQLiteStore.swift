@@ -29,9 +29,11 @@ public actor SQLiteStore: LocalStore {
 
     /// Opens the database file at `path`, creating it (and its tables) when needed.
     ///
-    /// Throws ``StoreError/corrupt(message:)`` for a file that is not a database or is damaged (the file is
-    /// left untouched), ``StoreError/cannotOpen(path:message:)`` when the file cannot be created or opened,
-    /// and ``StoreError/readOnly(message:)`` when it cannot be written.
+    /// Throws, leaving the file untouched, ``StoreError/corrupt(message:)`` for a file that is not a
+    /// database or is damaged, ``StoreError/truncated(message:)`` for a file cut short and
+    /// ``StoreError/keyRequired`` for what looks like an encrypted database (no SQLite header, a whole
+    /// number of pages); ``StoreError/cannotOpen(path:message:)`` when the file cannot be created or
+    /// opened, and ``StoreError/readOnly(message:)`` when it cannot be written.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         try self.init(path: path, configuration: configuration, prepareConnection: { _ in })
     }
@@ -99,6 +101,12 @@ public actor SQLiteStore: LocalStore {
         try mappingStoreErrors { try storage.database.close() }
     }
 
+    /// Runs `body` on the open connection, on the store's thread (for example to change SQLCipher's key).
+    package func withDatabase<Result: Sendable>(_ body: (Database) throws -> Result) throws -> Result {
+        let database = try openStorage().database
+        return try mappingStoreErrors { try body(database) }
+    }
+
     // MARK: Opening
 
     private func openStorage() throws(StoreError) -> SQLiteStorage {
@@ -119,14 +127,26 @@ public actor SQLiteStore: LocalStore {
             try prepare(database)
             try database.setBusyTimeout(milliseconds: configuration.busyTimeoutMilliseconds)
             // Read before anything writes: a file that is not a database fails here and stays unchanged.
-            _ = try database.scalar("SELECT count(*) FROM sqlite_master")
-            try checkNotTruncated(database, path: path)
+            try verifyReadable(database, path: path, keyed: false)
             if database.isReadOnly {
                 throw StoreError.readOnly(message: "the database at \(path) cannot be written")
             }
             if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
             try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
             return try SQLiteStorage(database: database)
+        }
+    }
+
+    /// Reads the schema (the first statement that touches the file) and checks the file is not cut short; a
+    /// failure is explained from the file's header and size (see ``SQLiteFileProbe``). `keyed` tells whether
+    /// a key was given to the connection. Calling it again after it succeeded is harmless.
+    package static func verifyReadable(_ database: Database, path: String, keyed: Bool) throws {
+        if path != ":memory:", let truncation = SQLiteFileProbe.plainTruncation(path: path) { throw truncation }
+        do {
+            _ = try database.scalar("SELECT count(*) FROM sqlite_master")
+            try checkNotTruncated(database, path: path)
+        } catch let error as SQLiteError {
+            throw path == ":memory:" ? StoreError(error) : SQLiteFileProbe.openFailure(error, path: path, keyed: keyed)
         }
     }
 
@@ -140,8 +160,7 @@ public actor SQLiteStore: LocalStore {
             case .integer(let pageSize) = try database.scalar("PRAGMA page_size")
         else { return }
         if fileSize < pageCount * pageSize {
-            throw StoreError.corrupt(
-                message: "the database file is truncated (\(fileSize) bytes, header says \(pageCount * pageSize))")
+            throw StoreError.truncated(message: "\(fileSize) bytes, the header says \(pageCount * pageSize)")
         }
     }
 }

@@ -8,7 +8,7 @@ import SyncTablesSQLite
 
 extension StoreError {
     /// The store error for an engine failure: damaged files, full disks and held locks get their own cases.
-    init(_ error: SQLiteError) {
+    package init(_ error: SQLiteError) {
         switch error.code {
         case SQLITE_NOTADB, SQLITE_CORRUPT: self = .corrupt(message: error.message)
         case SQLITE_FULL: self = .full(message: error.message)

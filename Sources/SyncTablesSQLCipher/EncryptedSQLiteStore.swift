@@ -1,3 +1,0 @@
-#if SQLCipher
-    import SyncTables
-#endif

@@ -1,0 +1,23 @@
+#if SQLCipher
+    import Foundation
+
+    /// A fresh directory under the system temporary directory, removed when the value is released.
+    final class TemporaryDirectory: Sendable {
+        let url: URL
+
+        init() throws {
+            url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "synctables-cipher-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: url)
+        }
+
+        /// A path for a new database file in this directory.
+        func newDatabasePath() -> String {
+            url.appendingPathComponent("store-\(UUID().uuidString).db").path
+        }
+    }
+#endif
