@@ -171,7 +171,7 @@ extension SyncContext {
         let queue = self.queue
         do {
             try await store.write { transaction in
-                guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
+                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
                 let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
                 if stored.version == operation.version {
                     try queue.remove([stored], in: transaction)
@@ -215,7 +215,7 @@ extension SyncContext {
         do {
             // The error (replacing earlier ones of the operation) and the failed state commit together.
             try await store.write { transaction in
-                guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
+                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
                 try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
                 try OperationErrorRecord.save(record, in: transaction)
                 stored.state = .failed
