@@ -122,6 +122,12 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // The process the crash-safety tests kill with SIGKILL mid-push and mid-pull (not a product).
+        .executableTarget(
+            name: "sync-crash-child",
+            dependencies: ["SyncTables"],
+            path: "Tests/SyncTablesCrashChild"
+        ),
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
         .testTarget(
             name: "SyncTablesTests",
@@ -153,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SynctablesCLITests",
-            dependencies: ["SyncTables", "SyncTablesServer"]
+            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"]
         ),
     ],
     swiftLanguageModes: [.v6]

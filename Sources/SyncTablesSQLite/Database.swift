@@ -193,7 +193,7 @@ package final class Database {
         _ body: () throws -> Result
     ) throws -> Result {
         if isInTransaction { return try savepoint(body) }
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try runControl("BEGIN \(kind.rawValue) TRANSACTION")
         let result: Result
         do {
             result = try body()
@@ -202,7 +202,7 @@ package final class Database {
             throw error
         }
         do {
-            try execute("COMMIT TRANSACTION")
+            try runControl("COMMIT TRANSACTION")
         } catch {
             rollbackIfNeeded()
             throw error
@@ -215,24 +215,32 @@ package final class Database {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         let name = "synctables_savepoint_\(savepointDepth)"
-        try execute("SAVEPOINT \(name)")
+        try runControl("SAVEPOINT \(name)")
         do {
             let result = try body()
-            try execute("RELEASE SAVEPOINT \(name)")
+            try runControl("RELEASE SAVEPOINT \(name)")
             return result
         } catch {
             if isInTransaction {
-                try? execute("ROLLBACK TO SAVEPOINT \(name)")
-                try? execute("RELEASE SAVEPOINT \(name)")
+                try? runControl("ROLLBACK TO SAVEPOINT \(name)")
+                try? runControl("RELEASE SAVEPOINT \(name)")
             }
             throw error
         }
+    }
+
+    /// Runs a transaction-control statement through the statement cache: `sqlite3_exec` would parse it
+    /// again on every call, and a small local write issues up to six of them.
+    private func runControl(_ sql: String) throws(SQLiteError) {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.run()
     }
 
     /// Some failures (`SQLITE_FULL`, `SQLITE_IOERR`, ...) already rolled the transaction back; only roll back
     /// when one is still open so the original error is the one reported.
     private func rollbackIfNeeded() {
         guard isInTransaction else { return }
-        try? execute("ROLLBACK TRANSACTION")
+        try? runControl("ROLLBACK TRANSACTION")
     }
 }

@@ -97,6 +97,9 @@ struct LocalSuite {
             }
             start = end
         }
+        // The same inserts from a caller already on the store's thread: what the thread switches cost.
+        let onExecutor = (0..<sizes.singleInserts).map { BenchTodo.make($0, runTag: "e") }
+        let onExecutorSeconds = try await Stopwatch.time { try await measured.insertOnStoreExecutor(onExecutor[...]) }
         try await measured.close()
         try await baselineStore.close()
         try raw?.close()
@@ -108,6 +111,15 @@ struct LocalSuite {
                 note: "each insert = one transaction (row + queued operation); baseline: "
                     + (encrypted ? "plain store" : "raw prepared INSERT, one transaction per row")
                     + "; blocks of 100 interleaved"))
+        reporter.report(
+            BenchResult(
+                suite: suite,
+                name: "single insert (synchronous=\(synchronous.rawValue)), caller on the store's executor",
+                unit: "rows/s", value: Double(onExecutor.count) / onExecutorSeconds,
+                baseline: Double(todos.count) / baselineSeconds, count: onExecutor.count, seconds: onExecutorSeconds,
+                target: ">= 10000 rows/s",
+                note: "same store, run under withTaskExecutorPreference(store.preferredTaskExecutor) after the "
+                    + "interleaved run; baseline as above"))
     }
 
     // MARK: Batched inserts, lookups, filtered reads
@@ -268,12 +280,14 @@ struct LocalSuite {
 struct SingleInserter {
     private let context: SyncContext?
     private let table: SyncTable<BenchTodo>?
+    private let executor: (any TaskExecutor)?
 
     init(store: (any LocalStore)?) async throws {
         guard let store else {
-            (context, table) = (nil, nil)
+            (context, table, executor) = (nil, nil, nil)
             return
         }
+        executor = store.preferredTaskExecutor
         let context = try await SyncContext(store: store)
         self.context = context
         table = try await context.table(BenchTodo.self)
@@ -283,6 +297,11 @@ struct SingleInserter {
     func insert(_ todos: ArraySlice<BenchTodo>) async throws {
         guard let table else { return }
         for todo in todos { try await table.insert(todo) }
+    }
+
+    /// Inserts each item in its own transaction, the caller running on the store's executor.
+    func insertOnStoreExecutor(_ todos: ArraySlice<BenchTodo>) async throws {
+        try await withTaskExecutorPreference(executor) { try await insert(todos) }
     }
 
     func close() async throws {

@@ -7,7 +7,7 @@ struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync-bench",
         abstract: "Benchmarks SyncTables next to raw SQLite / raw HTTP baselines measured in the same run.",
-        subcommands: [Local.self, Server.self, Push.self, Pull.self]
+        subcommands: [Local.self, Server.self, Push.self, Pull.self, Serve.self]
     )
 }
 
@@ -95,9 +95,12 @@ extension SyncBench {
         @OptionGroup var common: CommonOptions
         @Option(help: "Rows on the server.") var rows = 100_000
         @Option(parsing: .upToNextOption, help: "Client page sizes to measure.") var pageSizes: [Int] = [1000, 50]
+        @Flag(help: "Run the server inside this process (its memory then counts in the RSS figures).")
+        var inProcessServer = false
 
         func run() async throws {
-            try await SyncSuites(reporter: common.reporter).pull(rows: rows, pageSizes: pageSizes)
+            try await SyncSuites(reporter: common.reporter).pull(
+                rows: rows, pageSizes: pageSizes, serverProcess: !inProcessServer)
         }
     }
 }

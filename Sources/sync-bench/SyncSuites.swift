@@ -19,6 +19,7 @@ struct SyncSuites {
             let table = try await context.table(BenchTodo.self, named: "pushtodo")
             try await table.insert(contentsOf: (0..<operations).map { BenchTodo.make($0, runTag: "q") })
             ProcessMemory.resetPeak()
+            let before = ProcessMemory.residentMiB()
             var summary: PushSummary?
             let seconds = try await Stopwatch.time { summary = try await context.push() }
             let peak = ProcessMemory.peakResidentMiB()
@@ -37,8 +38,8 @@ struct SyncSuites {
                     value: Double(summary?.pushedOperations ?? 0) / seconds,
                     baseline: Double(operations) / baselineSeconds, count: summary?.pushedOperations ?? 0,
                     seconds: seconds, p50: latency.p50, p99: latency.p99, latencyUnit: "µs (baseline POSTs)",
-                    note: "baseline: keep-alive loop of the same POSTs; peak RSS during push "
-                        + (peak.map { String(format: "%.1f MiB", $0) } ?? "n/a")))
+                    note: "baseline: keep-alive loop of the same POSTs; in-process server; "
+                        + ProcessMemory.describeGrowth(before: before, peak: peak)))
         } catch {
             try? await harness.stop()
             throw error
@@ -48,16 +49,30 @@ struct SyncSuites {
 
     // MARK: Pull
 
-    func pull(rows: Int, pageSizes: [Int]) async throws {
-        let harness = try await ServerHarness.start(pageSize: 1000, maxTop: 1000)
+    /// With `serverProcess` the server runs in a child process, so the memory figures are the client's alone.
+    func pull(rows: Int, pageSizes: [Int], serverProcess: Bool) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
+        if serverProcess {
+            reporter.note("server: child process (sync-bench serve); RSS figures are the client's only")
+            let server = try ServerProcess.start(
+                pageSize: 1000, maxTop: 1000, table: "pulltodo", rows: rows, runTag: "l")
+            defer { server.stop() }
+            let client = SyncClient(url: server.baseURL, transport: try CurlTransport())
+            for pageSize in pageSizes {
+                try await pullOnce(
+                    url: server.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+            }
+            return
+        }
+        reporter.note("server: in-process; RSS figures include it")
+        let harness = try await ServerHarness.start(pageSize: 1000, maxTop: 1000)
         do {
             try await harness.seed(table: "pulltodo", count: rows, runTag: "l")
             let client = SyncClient(url: harness.baseURL, transport: try CurlTransport())
             for pageSize in pageSizes {
                 try await pullOnce(
-                    harness: harness, client: client, rows: rows, pageSize: pageSize, directory: directory)
+                    url: harness.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
             }
         } catch {
             try? await harness.stop()
@@ -67,12 +82,13 @@ struct SyncSuites {
     }
 
     private func pullOnce(
-        harness: ServerHarness, client: SyncClient, rows: Int, pageSize: Int, directory: TemporaryDirectory
+        url: (String) throws -> URL, client: SyncClient, rows: Int, pageSize: Int, directory: TemporaryDirectory
     ) async throws {
         let store = try SQLiteStore(path: directory.file("pull-\(pageSize).sqlite"))
         let context = try await SyncContext(store: store, client: client)
         let table = try await context.table(BenchTodo.self, named: "pulltodo")
         ProcessMemory.resetPeak()
+        let before = ProcessMemory.residentMiB()
         var summary = PullSummary()
         let seconds = try await Stopwatch.time {
             summary = try await table.pull(queryId: "all", options: PullOptions(pageSize: pageSize))
@@ -81,13 +97,15 @@ struct SyncSuites {
         try await context.close()
 
         // Baseline: the raw GET loop over the same pages, each row inserted raw (one transaction per page).
-        let raw = try RawSQLite(path: directory.file("raw-pull-\(pageSize).sqlite"), synchronous: "FULL")
+        let raw = try RawSQLite(
+            path: directory.file("raw-pull-\(pageSize).sqlite"),
+            synchronous: SQLiteStore.Configuration().synchronous.rawValue)
         var received = 0
         let baselineSeconds = try await Stopwatch.time {
             var skip = 0
             while true {
-                let url = try harness.url("/tables/pulltodo?$orderby=updatedAt&$top=\(pageSize)&$skip=\(skip)")
-                let response = try await client.send(TransportRequest(method: .get, url: url))
+                let pageURL = try url("/tables/pulltodo?$orderby=updatedAt&$top=\(pageSize)&$skip=\(skip)")
+                let response = try await client.send(TransportRequest(method: .get, url: pageURL))
                 guard response.status == 200, let items = try JSONValue(parsing: response.body).arrayValue else {
                     throw BenchError.unexpected("raw GET answered \(response.status)")
                 }
@@ -109,8 +127,7 @@ struct SyncSuites {
                 suite: "pull", name: "incremental pull of \(rows) rows, client page size \(pageSize)", unit: "rows/s",
                 value: Double(summary.received) / seconds, baseline: Double(received) / baselineSeconds,
                 count: summary.received, seconds: seconds,
-                note: "\(summary.requests) requests; peak RSS during pull "
-                    + (peak.map { String(format: "%.1f MiB", $0) } ?? "n/a")
+                note: "\(summary.requests) requests; " + ProcessMemory.describeGrowth(before: before, peak: peak)
                     + "; baseline: raw GET loop ($top/$skip) + raw SQLite inserts, \(received) rows"))
     }
 }
@@ -121,5 +138,12 @@ extension ProcessMemory {
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return }
         try? handle.write(contentsOf: Data("5".utf8))
         try? handle.close()
+    }
+
+    /// "RSS 41.0 MiB before, peak 60.2 MiB (growth 19.2 MiB)", or what is known of it.
+    static func describeGrowth(before: Double?, peak: Double?) -> String {
+        guard let peak else { return "peak RSS n/a" }
+        guard let before else { return String(format: "peak RSS %.1f MiB", peak) }
+        return String(format: "RSS %.1f MiB before, peak %.1f MiB (growth %.1f MiB)", before, peak, peak - before)
     }
 }

@@ -36,6 +36,27 @@ struct ItemIDTests {
         #expect(!ItemID.isValid(id))
     }
 
+    /// ASCII ids take a byte-level shortcut; every ASCII character must still follow the rules.
+    @Test func everyASCIICharacterInsideAnIdFollowsTheRules() {
+        for code in UInt8(0)...0x7F {
+            let character = Character(Unicode.Scalar(code))
+            let id = "a\(character)b"
+            let expected: ItemIDError?
+            switch code {
+            case 0x00...0x1F, 0x7F: expected = .controlCharacter(codePoint: UInt32(code))
+            case 0x22, 0x2B, 0x3F, 0x5C, 0x2F, 0x60: expected = .forbiddenCharacter(character)
+            default: expected = nil
+            }
+            if let expected {
+                #expect(throws: expected, "U+\(code)") { try ItemID.validate(id) }
+            } else {
+                #expect(ItemID.isValid(id), "U+\(code)")
+            }
+        }
+        #expect(throws: ItemIDError.onlyWhitespace) { try ItemID.validate(String(repeating: " ", count: 255)) }
+        #expect(ItemID.isValid(String(repeating: " ", count: 254) + "x"))
+    }
+
     @Test func generatesDistinctLowercaseUUIDs() throws {
         let first = ItemID.generate()
         let second = ItemID.generate()

@@ -3,7 +3,16 @@
 
 extension SyncContext {
     /// Runs `body` as the context's only sync action, waiting for the one in progress to finish first.
+    ///
+    /// The action runs with the store's preferred executor (if it has one): a push or pull makes several
+    /// store calls per operation or page, and each one would otherwise cost two thread switches.
     func withSyncAction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        try await withTaskExecutorPreference(store.preferredTaskExecutor) {
+            try await runAsSyncAction(body)
+        }
+    }
+
+    private func runAsSyncAction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         while syncActionRunning {
             await withCheckedContinuation { syncActionWaiters.append($0) }
         }

@@ -47,7 +47,7 @@ extension SyncContext {
         let maximum = plan.maximumRecords ?? Int.max
         var nextLink: URL?
         while summary.received < maximum {
-            try Task.checkCancellation()
+            try Self.stopIfCancelled()
             let top = min(plan.pageSize, maximum - summary.received)
             let page: RemotePage
             if let link = nextLink {
@@ -75,7 +75,7 @@ extension SyncContext {
         var skip = 0
         var summary = PullSummary()
         while true {
-            try Task.checkCancellation()
+            try Self.stopIfCancelled()
             let request = try plan.incrementalRequest(since: token, skip: skip)
             let page = try await SyncError.mapping {
                 try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
@@ -113,6 +113,11 @@ extension SyncContext {
             .pullPageApplied(
                 table: page.table, queryId: queryId, upserted: result.upserted, deleted: result.deleted,
                 skipped: result.skippedPending + result.skippedInvalid))
+    }
+
+    /// Ends a pull between pages with the same ``SyncError/cancelled`` a cancelled request gives.
+    private static func stopIfCancelled() throws(SyncError) {
+        if Task.isCancelled { throw SyncError.cancelled }
     }
 
     /// The stored incremental token of a table and query id, `nil` before the first pull.

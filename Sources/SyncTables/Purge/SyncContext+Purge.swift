@@ -7,22 +7,18 @@ extension SyncContext {
     public func purge(
         table: String,
         query: StoreQuery? = nil,
-        queryId rawQueryId: String? = nil,
+        queryId: String? = nil,
         force: Bool = false
     ) async throws -> PurgeSummary {
-        let queryId = rawQueryId.flatMap { $0.isEmpty ? nil : $0 }
-        if let queryId { try PullPlan.validate(queryId: queryId) }
-        let query = query ?? StoreQuery(table: table)
-        guard query.table == table else { throw SyncError.invalidQuery("the query reads '\(query.table)'") }
-        let wholeTable = query.filter == nil && query.limit == nil && query.offset == 0
+        let scope = try PurgeScope(table: table, query: query, queryId: queryId)
         let queue = self.queue
         let summary = try await withSyncAction {
             eventBroadcaster.publish(.purgeStarted(table: table))
             return try await SyncError.mapping {
                 try await store.write { transaction in
                     try Self.purge(
-                        table: table, query: query, queryId: queryId, wholeTable: wholeTable, force: force,
-                        queue: queue, in: transaction)
+                        table: table, query: scope.query, queryId: scope.queryId, wholeTable: scope.wholeTable,
+                        force: force, queue: queue, in: transaction)
                 }
             }
         }
@@ -31,7 +27,7 @@ extension SyncContext {
         return summary
     }
 
-    private static func purge(
+    static func purge(
         table: String,
         query: StoreQuery,
         queryId: String?,
@@ -49,6 +45,9 @@ extension SyncContext {
         if wholeTable {
             summary.tokens += try SystemConfig.removeValues(
                 withPrefix: SystemConfig.deltaTokenPrefix(table: table), in: transaction)
+            // The emptied table holds nothing from those pulls, so it is no longer "stale" (see staleTables).
+            try SystemConfig.removeValues(
+                withPrefix: SystemConfig.lastPullKey(table: table, queryId: ""), in: transaction)
         } else if let queryId {
             let key = SystemConfig.deltaTokenKey(table: table, queryId: queryId)
             if try SystemConfig.value(for: key, in: transaction) != nil {

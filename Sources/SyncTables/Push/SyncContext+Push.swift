@@ -6,7 +6,9 @@ extension SyncContext {
     ///
     /// Operations the server confirms leave the queue, and the server's item (with its new `version`)
     /// replaces the local row in the same transaction. Failed operations stay queued with a
-    /// ``TableOperationError``; conflicts go through the context's ``ConflictPolicy`` first.
+    /// ``TableOperationError``; conflicts go through the context's ``ConflictPolicy`` first. A 409 or 412
+    /// whose server item equals what was sent is no conflict: an earlier attempt reached the server and
+    /// only its response was lost (say, the app was killed mid-push), so the operation counts as done.
     ///
     /// - Returns: What was pushed.
     /// - Throws: ``PushFailure`` when the push was aborted or some operations failed.
@@ -149,10 +151,11 @@ extension SyncContext {
         if operation.kind == .delete, error.status == 404 || error.status == 410 {
             return await completeSuccess(operation, serverItem: nil)  // already gone on the server
         }
-        if operation.kind == .insert, error.status == 409, let serverItem = error.serverItem,
+        if operation.kind != .delete, error.isConflict, let serverItem = error.serverItem,
             ItemComparison.sameUserData(serverItem, item)
         {
-            // The insert reached the server earlier and only its response was lost.
+            // The server already holds exactly our data: the write reached it earlier and only its
+            // response was lost (e.g. the app was killed mid-push), so the stale version gives 409/412.
             return await completeSuccess(operation, serverItem: serverItem)
         }
         let recorded = await recordOrAbort(
@@ -168,7 +171,7 @@ extension SyncContext {
         let queue = self.queue
         do {
             try await store.write { transaction in
-                guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
+                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
                 let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
                 if stored.version == operation.version {
                     try queue.remove([stored], in: transaction)
@@ -212,7 +215,7 @@ extension SyncContext {
         do {
             // The error (replacing earlier ones of the operation) and the failed state commit together.
             try await store.write { transaction in
-                guard var stored = try OperationQueue.operation(id: operation.id, in: transaction) else { return }
+                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
                 try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
                 try OperationErrorRecord.save(record, in: transaction)
                 stored.state = .failed

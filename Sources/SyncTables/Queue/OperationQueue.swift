@@ -48,6 +48,15 @@ struct OperationQueue: Sendable {
         return try PendingOperation(row: row)
     }
 
+    /// The operation `operation` names (same operation id) if it is still queued, whatever its version,
+    /// or `nil`: a primary-key lookup by its item, where ``operation(id:in:)`` scans.
+    static func stored(_ operation: PendingOperation, in transaction: any StoreTransaction) throws
+        -> PendingOperation?
+    {
+        let stored = try Self.operation(table: operation.table, itemId: operation.itemId, in: transaction)
+        return stored?.id == operation.id ? stored : nil
+    }
+
     /// The operation with this operation id, or `nil`.
     static func operation(id: String, in transaction: any StoreTransaction) throws -> PendingOperation? {
         let filter = equal(PendingOperation.Field.operationId, .string(id))

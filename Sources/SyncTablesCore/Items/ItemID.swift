@@ -16,6 +16,7 @@ public enum ItemID {
     public static func validate(_ id: String) throws(ItemIDError) {
         if id.isEmpty { throw .empty }
         if id == "." || id == ".." { throw .reservedName(id) }
+        if isPlainASCII(id) { return }
         let length = id.utf16.count
         if length > maximumLength { throw .tooLong(length: length, limit: maximumLength) }
         var onlyWhitespace = true
@@ -30,6 +31,28 @@ public enum ItemID {
             }
         }
         if onlyWhitespace { throw .onlyWhitespace }
+    }
+
+    /// `true` for the common id made only of printable ASCII that breaks no rule (a UUID, a slug), checked
+    /// on the UTF-8 bytes: the general path asks Unicode properties of every scalar, which showed up in
+    /// write profiles.
+    private static func isPlainASCII(_ id: String) -> Bool {
+        var id = id
+        return id.withUTF8 { bytes in
+            guard bytes.count <= maximumLength else { return false }
+            var hasVisible = false
+            for byte in bytes {
+                switch byte {
+                case 0x21, 0x23...0x2A, 0x2C...0x2E, 0x30...0x3E, 0x40...0x5B, 0x5D...0x5F, 0x61...0x7E:
+                    hasVisible = true
+                case 0x20:
+                    continue
+                default:
+                    return false  // control, forbidden or non-ASCII: the general path decides
+                }
+            }
+            return hasVisible
+        }
     }
 
     /// `true` when ``validate(_:)`` would accept the id.

@@ -74,6 +74,12 @@ struct PullTests {
                     "(updatedAt ge datetimeoffset'2000-01-02T00:00:00.000Z')",
                 ])
             #expect(skips == ["0", "0", "2", "4", "0", "1"])
+            #expect(requests.allSatisfy { $0.method == "GET" && $0.path == "/tables/TodoItem" && $0.body == nil })
+            #expect(
+                requests.allSatisfy {
+                    Set($0.query.map(\.name)) == ["$filter", "$orderby", "$skip", "$top", "__includeDeleted"]
+                        && $0.query.count == 5 && $0.queryValue("__includeDeleted") == "true"
+                })
             #expect(requests.allSatisfy { $0.queryValue("$orderby") == "updatedAt" && $0.queryValue("$top") == "2" })
             #expect(requests.allSatisfy { $0.header("X-ZUMO-FEATURES") == "OL,IP" })
             #expect(summary.deltaToken == (try Timestamp(iso8601: "2000-01-02T00:00:00Z")))
@@ -182,14 +188,7 @@ struct PullTests {
 
     @Test func pullFailingOnPageTwoKeepsPageOneAndItsToken() async throws {
         try await SyncHarness.with { harness in
-            try await harness.controls.seed(
-                table: "TodoItem",
-                items: (1...4).map {
-                    [
-                        "id": .string("i\($0)"), "text": "t", "complete": false,
-                        "updatedAt": .string("2001-01-0\($0)T00:00:00.000Z"),
-                    ]
-                })
+            try await harness.controls.seed(table: "TodoItem", items: oneRowPerDay(4))
             try await harness.controls.addFault(
                 FaultRule(method: "GET", path: "/tables/TodoItem", occurrence: 2, action: .respond(status: 500)))
             let device = try await harness.device()
@@ -204,6 +203,43 @@ struct PullTests {
             let first = try #require(try await harness.takeRequests().first)
             #expect(first.queryValue("$filter") == "(updatedAt ge datetimeoffset'2001-01-02T00:00:00.000Z')")
             #expect(try await device.todos.query().fetchCount() == 4)
+        }
+    }
+
+    @Test func cancellingThePullingTaskStopsBetweenPagesKeepingCommittedPagesAndTheirToken() async throws {
+        try await SyncHarness.with { harness in
+            try await harness.controls.seed(table: "TodoItem", items: oneRowPerDay(6))
+            // The third page is held by the server, so the task is cancelled while it waits for it.
+            try await harness.controls.addFault(
+                FaultRule(method: "GET", path: "/tables/TodoItem", occurrence: 3, action: .delay(milliseconds: 1000)))
+            let device = try await harness.device()
+            let notes = try await device.context.table(JSONObject.self, named: "Note")
+            try await notes.insert(["id": "n", "body": "unsent"])
+
+            let events = device.context.events
+            let pull = Task { try await device.todos.pull(queryId: "q", options: PullOptions(pageSize: 2)) }
+            var pages = 0
+            for await event in events {
+                if case .pullPageApplied = event { pages += 1 }
+                if pages == 2 { break }
+            }
+            pull.cancel()
+            let result = await pull.result
+
+            guard case .failure(let error) = result else {
+                Issue.record("expected the pull to be cancelled, got \(result)")
+                return
+            }
+            #expect(error as? SyncError == .cancelled)
+            // Pages [i1, i2] and [i2, i3] (`ge` includes the watermark row) are committed with token i3.
+            #expect(try await device.todos.query().fetchAll().map(\.id).sorted() == ["i1", "i2", "i3"])
+            #expect(try await device.context.pendingOperations().map(\.itemId) == ["n"])
+            _ = try await harness.takeRequests()
+            let summary = try await device.todos.pull(queryId: "q", options: PullOptions(pageSize: 2))
+            let first = try #require(try await harness.takeRequests().first)
+            #expect(first.queryValue("$filter") == "(updatedAt ge datetimeoffset'2001-01-03T00:00:00.000Z')")
+            #expect(summary.deltaToken == (try Timestamp(iso8601: "2001-01-06T00:00:00Z")))
+            #expect(try await device.todos.query().fetchCount() == 6)
         }
     }
 
@@ -246,5 +282,12 @@ struct PullTests {
             await #expect(throws: SyncError.self) { try await device.todos.pull(queryId: "q") }
             #expect(try await device.todos.query().fetchCount() == 0)
         }
+    }
+}
+
+/// Rows `i1`, `i2`, … updated on successive days from 2001-01-01, one per day (at most 9).
+private func oneRowPerDay(_ count: Int) -> [JSONObject] {
+    (1...count).map {
+        ["id": .string("i\($0)"), "text": "t", "complete": false, "updatedAt": .string("2001-01-0\($0)T00:00:00.000Z")]
     }
 }

@@ -59,19 +59,42 @@ struct PushTests {
         }
     }
 
-    @Test func pushSendsEveryTableInQueueOrder() async throws {
+    @Test func pushSendsTheWholeQueueInOrderWithTheExactRequestOfEachKind() async throws {
         try await SyncHarness.with { harness in
+            let old = try await harness.controls.seed(
+                table: "TodoItem", items: [["id": "old", "text": "pulled", "complete": false]])
+            let note = try await harness.controls.seed(table: "Note", items: [["id": "n0", "body": "pulled"]])
             let device = try await harness.device()
             let notes = try await device.context.table(JSONObject.self, named: "Note")
+            try await device.todos.pull()
+            try await notes.pull()
             try await device.todos.insert(TodoItem(id: "t1", text: "first"))
-            try await notes.insert(["id": "n1", "body": "second"])
-            try await device.todos.insert(TodoItem(id: "t2", text: "third"))
+            var edited = try #require(try await notes.lookup(id: "n0"))
+            edited["body"] = "second"
+            try await notes.update(edited)
+            try await notes.insert(["id": "n1", "body": "third"])
+            try await device.todos.delete(id: "old")
+            try await device.todos.insert(TodoItem(id: "t2", text: "fifth"))
             _ = try await harness.takeRequests()
 
             try await device.context.push()
 
-            let paths = try await harness.takeRequests().map(\.path)
-            #expect(paths == ["/tables/TodoItem", "/tables/Note", "/tables/TodoItem"])
+            let requests = try await harness.takeRequests()
+            #expect(
+                requests.map { "\($0.method) \($0.path)" } == [
+                    "POST /tables/TodoItem", "PATCH /tables/Note/n0", "POST /tables/Note",
+                    "DELETE /tables/TodoItem/old",
+                    "POST /tables/TodoItem",
+                ])
+            #expect(requests.map(\.bodyID) == ["t1", "n0", "n1", nil, "t2"])
+            #expect(
+                requests.map(\.bodyKeys) == [
+                    ["id", "text", "complete"], ["id", "body"], ["id", "body"], [], ["id", "text", "complete"],
+                ])
+            func ifMatch(_ rows: [JSONObject]) -> String { "\"\(rows[0]["version"]?.stringValue ?? "")\"" }
+            #expect(requests.map { $0.header("If-Match") } == [nil, ifMatch(note), nil, ifMatch(old), nil])
+            #expect(requests.allSatisfy { $0.query.isEmpty })
+            #expect(try await device.context.pendingOperationCount() == 0)
         }
     }
 
@@ -85,9 +108,14 @@ struct PushTests {
             try await other.todos.delete(id: "a")
             try await other.context.push()
 
+            let known = try #require(try await device.todos.lookup(id: "a")?.version)
             try await device.todos.delete(id: "a")
+            _ = try await harness.takeRequests()
             try await device.context.push()  // the server answers 404
 
+            let requests = try await harness.takeRequests()
+            #expect(requests.map { "\($0.method) \($0.path)" } == ["DELETE /tables/TodoItem/a"])
+            #expect(requests.first?.header("If-Match") == "\"\(known)\"")
             #expect(try await device.context.pendingOperationCount() == 0)
         }
     }
@@ -98,9 +126,15 @@ struct PushTests {
             try await edit("a", to: "from first", on: first)
             try await first.context.push()
             try await edit("a", to: "from second", on: second)
+            let known = try #require(try await second.todos.lookup(id: "a")?.version)
+            _ = try await harness.takeRequests()
 
             let failure = try await #require(throws: PushFailure.self) { try await second.context.push() }
 
+            let requests = try await harness.takeRequests()  // §10.4 trace B
+            #expect(requests.map { "\($0.method) \($0.path)" } == ["PATCH /tables/TodoItem/a"])
+            #expect(requests.first?.header("If-Match") == "\"\(known)\"")
+            #expect(requests.first?.bodyKeys == ["id", "text", "complete"])
             #expect(failure.status == .complete)
             let error = try #require(failure.errors.first)
             #expect(failure.errors.count == 1)
@@ -195,9 +229,16 @@ struct PushTests {
             let device = try await harness.device()
             for id in ["a", "b", "c"] { try await device.todos.insert(TodoItem(id: id, text: id)) }
             try await harness.dropConnection(method: "POST", path: "/tables/TodoItem", occurrence: 2)
+            _ = try await harness.takeRequests()
 
             let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
 
+            // §10.4 trace E: a, then b dropped (libcurl's one resend on a fresh connection is dropped too).
+            let requests = try await harness.takeRequests()
+            #expect(
+                requests.map { "\($0.method) \($0.path) \($0.bodyID ?? "")" } == [
+                    "POST /tables/TodoItem a", "POST /tables/TodoItem b", "POST /tables/TodoItem b",
+                ])
             #expect(failure.status == .abortedNetwork)
             #expect(failure.errors.isEmpty)
             let remaining = try await device.context.pendingOperations().map(\.itemId)
@@ -214,11 +255,19 @@ struct PushTests {
             for id in ["a", "b"] { try await device.todos.insert(TodoItem(id: id, text: id)) }
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 1, action: .respond(status: 500)))
+            _ = try await harness.takeRequests()
 
             let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
 
+            let requests = try await harness.takeRequests()
+            #expect(
+                requests.map { "\($0.method) \($0.path) \($0.bodyID ?? "")" } == [
+                    "POST /tables/TodoItem a", "POST /tables/TodoItem b",
+                ])
             #expect(failure.status == .complete)
             #expect(failure.errors.map(\.status) == [500])
+            #expect(failure.errors.first?.clientItem?["id"] == "a")
+            #expect(failure.errors.first?.rawBody?.contains("Injected fault") == true)
             #expect(try await harness.serverItem("b") != nil)
             try await device.context.push()
             #expect(try await device.context.pendingOperationCount() == 0)
@@ -237,7 +286,8 @@ struct PushTests {
 
             #expect(failure.status == .abortedAuthentication)
             #expect(try await device.context.pendingOperationCount() == 2)
-            #expect(try await harness.takeRequests().count == 1)
+            let requests = try await harness.takeRequests()
+            #expect(requests.map { "\($0.method) \($0.path) \($0.bodyID ?? "")" } == ["POST /tables/TodoItem a"])
         }
     }
 
@@ -256,6 +306,32 @@ struct PushTests {
 
             #expect(try await device.context.pendingOperationCount() == 0)
             #expect(try await device.todos.lookup(id: "a")?.version != nil)
+        }
+    }
+
+    @Test func updateWhoseResponseWasLostIsRecognizedOnTheNextPush() async throws {
+        try await SyncHarness.with { harness in
+            var device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "x"))
+            try await device.context.push()
+            try await edit("a", to: "y", on: device)
+            // A new client: the PATCH goes out on a fresh connection, which libcurl never resends on.
+            try await device.context.close()
+            device = try await harness.device(path: device.path)
+            try await harness.controls.addFault(
+                FaultRule(method: "PATCH", path: "/tables/TodoItem/a", action: .lostResponse))
+            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            #expect(failure.status == .abortedNetwork)
+            _ = try await harness.takeRequests()
+
+            try await device.context.push()  // 412, but the server holds exactly our data: it was applied
+
+            #expect(try await harness.takeRequests().map(\.method) == ["PATCH"])
+            #expect(try await device.context.pendingOperationCount() == 0)
+            #expect(try await device.context.pushErrors().isEmpty)
+            let server = try #require(try await harness.serverItem("a"))
+            #expect(server["text"] == "y")
+            #expect(try await device.todos.lookup(id: "a")?.version == server["version"]?.stringValue)
         }
     }
 

@@ -34,10 +34,12 @@ final class SyncHarness: Sendable {
     static func with(
         softDelete: SoftDeletePolicy = .allTables,
         pageSize: Int = 50,
+        authToken: String? = nil,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
         let configuration = SyncServerConfiguration(
-            storage: .inMemory, pageSize: pageSize, softDelete: softDelete, enableTestControls: true)
+            storage: .inMemory, pageSize: pageSize, softDelete: softDelete, authToken: authToken,
+            enableTestControls: true)
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())
@@ -54,11 +56,12 @@ final class SyncHarness: Sendable {
     func device(
         path: String? = nil,
         conflictPolicy: ConflictPolicy = .manual,
-        transport: (any HTTPTransport)? = nil
+        transport: (any HTTPTransport)? = nil,
+        headers: [String: String] = [:]
     ) async throws -> Device {
         let path = path ?? directory.newDatabasePath()
         let store = try SQLiteStore(path: path)
-        let client = SyncClient(url: url, transport: transport)
+        let client = SyncClient(url: url, transport: transport, headers: headers)
         let context = try await SyncContext(store: store, client: client, conflictPolicy: conflictPolicy)
         return Device(path: path, context: context, todos: try await context.table(TodoItem.self))
     }
@@ -106,5 +109,11 @@ extension RecordedRequest {
     var bodyKeys: Set<String> {
         guard let body, let object = try? JSONObject(parsing: body) else { return [] }
         return Set(object.properties.keys)
+    }
+
+    /// The `id` in the JSON body, if any.
+    var bodyID: String? {
+        guard let body, let object = try? JSONObject(parsing: body) else { return nil }
+        return object["id"]?.stringValue
     }
 }

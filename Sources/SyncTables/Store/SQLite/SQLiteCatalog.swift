@@ -13,7 +13,17 @@ struct SQLiteCatalog: Sendable {
     static let currentVersion = 1
 
     /// Tables by key.
-    private(set) var tables: [String: SQLiteTableState] = [:]
+    private(set) var tables: [String: SQLiteTableState] = [:] {
+        didSet {
+            if tables.count != keysByName.count {
+                keysByName = Dictionary(
+                    tables.map { ($1.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+    }
+    /// The key of each table under its own spelling (tables are never dropped or renamed, so the map only
+    /// changes when a table is added).
+    private var keysByName: [String: String] = [:]
 
     /// Creates or upgrades the bookkeeping tables, then loads them.
     static func open(_ database: Database) throws -> SQLiteCatalog {
@@ -76,6 +86,8 @@ struct SQLiteCatalog: Sendable {
 
     /// The state of a defined table, or ``StoreError/unknownTable(_:)``.
     func table(named name: String) throws -> SQLiteTableState {
+        // Callers nearly always use the table's own spelling: then the name was validated when it was defined.
+        if let key = keysByName[name], let table = tables[key] { return table }
         guard let table = tables[try TableName.key(name)] else { throw StoreError.unknownTable(name) }
         return table
     }

@@ -74,7 +74,7 @@ final class SQLiteStorage {
 
     func lookup(table name: String, id: String) throws -> JSONObject? {
         let table = try catalog.table(named: name)
-        let statement = try database.cachedStatement("SELECT _json FROM \(table.quotedName) WHERE id = ?")
+        let statement = try database.cachedStatement(table.lookupSQL)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step() else { return nil }

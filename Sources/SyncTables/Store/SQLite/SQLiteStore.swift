@@ -16,6 +16,8 @@ import SyncTablesSQLite
 public actor SQLiteStore: LocalStore {
     private let executor: SerialThreadExecutor
     private var storage: SQLiteStorage?
+    /// Serves ``lookup(table:id:)`` on the caller's thread; `nil` for an in-memory database.
+    private nonisolated let lookupConnection: SQLiteLookupConnection?
 
     /// The actor runs every call on its dedicated thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -48,6 +50,11 @@ public actor SQLiteStore: LocalStore {
         let storage = try Self.openStorage(path: path, configuration: configuration, prepare: prepareConnection)
         self.storage = storage
         self.executor = SerialThreadExecutor(name: "SyncTablesStore")
+        // Only a shortcut: without it every lookup runs on the store's own connection.
+        self.lookupConnection =
+            try? SQLiteLookupConnection(
+                path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, prepare: prepareConnection)
+        lookupConnection?.setTables(Self.quotedTableNames(storage.catalog))
     }
 
     /// A store in a private in-memory database, gone when the store is released.
@@ -63,6 +70,7 @@ public actor SQLiteStore: LocalStore {
 
     /// Creates or extends a table.
     public func defineTable(_ definition: TableDefinition) throws {
+        defer { publishTables() }
         try mappingStoreErrors { try openStorage().defineTable(definition) }
     }
 
@@ -82,7 +90,22 @@ public actor SQLiteStore: LocalStore {
     }
 
     /// The row with this id, or `nil`.
-    public func lookup(table: String, id: String) throws -> JSONObject? {
+    ///
+    /// A file store answers on the caller's thread through a second connection that sees the last commit.
+    public nonisolated func lookup(table: String, id: String) async throws -> JSONObject? {
+        switch lookupConnection?.lookup(table: table, id: id) ?? .unavailable {
+        case .absent:
+            return nil
+        case .found(let json):
+            // Stored data that does not parse is reported (with its table and id) by the store's own path.
+            if let object = json.withUnsafeBufferPointer({ try? StoreCoding.object(utf8: $0) }) { return object }
+        case .unavailable:
+            break
+        }
+        return try await lookupOnStore(table: table, id: id)
+    }
+
+    private func lookupOnStore(table: String, id: String) throws -> JSONObject? {
         try mappingStoreErrors { try openStorage().lookup(table: table, id: id) }
     }
 
@@ -90,7 +113,10 @@ public actor SQLiteStore: LocalStore {
     public func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) throws -> Result {
         let storage = try openStorage()
         let transaction = SQLiteTransaction(storage: storage)
-        defer { transaction.isActive = false }
+        defer {
+            transaction.isActive = false
+            publishTables()
+        }
         return try mappingStoreErrors { try storage.atomically { try body(transaction) } }
     }
 
@@ -98,13 +124,28 @@ public actor SQLiteStore: LocalStore {
     public func close() throws {
         guard let storage else { return }
         self.storage = nil
+        lookupConnection?.close()
         try mappingStoreErrors { try storage.database.close() }
     }
 
     /// Runs `body` on the open connection, on the store's thread (for example to change SQLCipher's key).
     package func withDatabase<Result: Sendable>(_ body: (Database) throws -> Result) throws -> Result {
         let database = try openStorage().database
+        // The body may change what a connection needs (SQLCipher's key): lookups go back to this connection.
+        lookupConnection?.close()
         return try mappingStoreErrors { try body(database) }
+    }
+
+    /// Tells the lookup connection about tables created since it last heard (tables are never dropped).
+    private func publishTables() {
+        guard let lookupConnection, let storage, storage.catalog.tables.count != lookupConnection.tableCount else {
+            return
+        }
+        lookupConnection.setTables(Self.quotedTableNames(storage.catalog))
+    }
+
+    private static func quotedTableNames(_ catalog: SQLiteCatalog) -> [String: String] {
+        catalog.tables.mapValues(\.quotedName)
     }
 
     // MARK: Opening

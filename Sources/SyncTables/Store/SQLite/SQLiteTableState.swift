@@ -24,6 +24,7 @@ struct SQLiteTableState: Sendable {
                 columns[property]?.isDate = FilterPreparation.isDateProperty(property, dates)
             }
             upsertSQL = makeUpsertSQL()
+            lookupSQL = "SELECT _json FROM \(quotedName) WHERE id = ?"
         }
     }
     /// The case-insensitive key (see ``TableName``).
@@ -37,7 +38,11 @@ struct SQLiteTableState: Sendable {
         self.definition = definition
         self.key = key
         self.upsertSQL = makeUpsertSQL()
+        self.lookupSQL = "SELECT _json FROM \(quotedName) WHERE id = ?"
     }
+
+    /// The statement reading one row's JSON by id, built once: it is the most frequent statement.
+    private(set) var lookupSQL = ""
 
     /// The quoted SQL identifier of the table (validated, so quoting is belt and braces).
     var quotedName: String { "\"\(definition.name)\"" }

@@ -1,0 +1,95 @@
+import Foundation
+
+// Status reads every fact in one store transaction, so counts, queue and tokens agree with each other
+// even while an app writes to the same store.
+
+extension SyncContext {
+    /// A snapshot of the store: each user table's rows, pending operations, push errors and pulls
+    /// (incremental token and last successful pull time per query id), plus the schema version.
+    ///
+    /// ```swift
+    /// let status = try await context.status()
+    /// let dirty = status.tables.filter { $0.pendingOperations > 0 }.map(\.name)
+    /// ```
+    public func status() async throws -> SyncStatus {
+        let tableNames = try await SyncError.mapping { try await store.tableDefinitions() }
+            .map(\.name)
+            .filter { !$0.hasPrefix(SystemTables.reservedPrefix) }
+            .sorted()
+        return try await SyncError.mapping {
+            try await store.write { transaction in try Self.status(tables: tableNames, in: transaction) }
+        }
+    }
+
+    /// The recorded pulls of one table: each query id's token and last successful pull time.
+    public func pullStates(table: String) async throws -> [PullState] {
+        try await status().tables.first { $0.name.lowercased() == table.lowercased() }?.pulls ?? []
+    }
+
+    /// The tables whose most recent successful pull (under any query id) happened before `date`.
+    ///
+    /// Tables that were never pulled are not stale: their rows can only be local data. Use it to purge
+    /// replicas nobody refreshes any more:
+    ///
+    /// ```swift
+    /// for table in try await context.staleTables(pulledBefore: .now.addingTimeInterval(-30 * 86_400)) {
+    ///     try await context.purge(table: table.name)
+    /// }
+    /// ```
+    public func staleTables(pulledBefore date: Date) async throws -> [TableStatus] {
+        let cutoff = Timestamp(date: date)
+        return try await status().tables.filter { table in
+            guard let lastPull = table.lastPull else { return false }
+            return lastPull < cutoff
+        }
+    }
+
+    private static func status(tables: [String], in transaction: any StoreTransaction) throws -> SyncStatus {
+        let pulls = try pullStates(in: transaction)
+        var statuses: [TableStatus] = []
+        for name in tables {
+            let errorFilter = FilterExpression.comparison(
+                .equal, .property(OperationErrorRecord.Field.tableName), .value(.string(name)))
+            statuses.append(
+                TableStatus(
+                    name: name,
+                    rows: try transaction.count(StoreQuery(table: name)),
+                    pendingOperations: try OperationQueue.count(table: name, in: transaction),
+                    pushErrors: try transaction.count(StoreQuery(table: SystemTables.errors, filter: errorFilter)),
+                    pulls: pulls[name.lowercased()] ?? []
+                ))
+        }
+        let versionText = try SystemConfig.value(for: SystemConfig.schemaVersionKey, in: transaction)
+        return SyncStatus(
+            schemaVersion: versionText.flatMap { Int($0) } ?? 0,
+            tables: statuses,
+            pendingOperations: try transaction.count(StoreQuery(table: SystemTables.operations)),
+            pushErrors: try transaction.count(StoreQuery(table: SystemTables.errors))
+        )
+    }
+
+    /// Every token and last pull time in `__config`, grouped by lowercased table name.
+    private static func pullStates(in transaction: any StoreTransaction) throws -> [String: [PullState]] {
+        let tokenPrefix = "deltaToken|"
+        let lastPullPrefix = "lastPull|"
+        let filter = FilterExpression.or(
+            .function(.startsWith, [.property("id"), .value(.string(tokenPrefix))]),
+            .function(.startsWith, [.property("id"), .value(.string(lastPullPrefix))]))
+        var states: [String: PullState] = [:]
+        for row in try transaction.read(StoreQuery(table: SystemTables.config, filter: filter)) {
+            guard let key = row["id"]?.stringValue else { continue }
+            let parts = key.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 3 else { continue }
+            guard let text = row["value"]?.stringValue, let time = Timestamp(parsing: text) else {
+                throw SyncError.corruptSystemTable(table: SystemTables.config, message: "'\(key)' is not a date")
+            }
+            let (table, queryId) = (parts[1], parts[2])
+            let stateKey = table.lowercased() + "|" + queryId
+            var state = states[stateKey] ?? PullState(table: table, queryId: queryId.isEmpty ? nil : queryId)
+            if parts[0] + "|" == tokenPrefix { state.deltaToken = time } else { state.lastPull = time }
+            states[stateKey] = state
+        }
+        return Dictionary(grouping: states.values) { $0.table.lowercased() }
+            .mapValues { $0.sorted { ($0.queryId ?? "") < ($1.queryId ?? "") } }
+    }
+}

@@ -1,0 +1,27 @@
+/// The local state of one user table: its rows, its share of the queue and its pulls.
+public struct TableStatus: Sendable, Hashable {
+    /// The table's name as the store spells it.
+    public var name: String
+    /// Rows stored locally.
+    public var rows: Int
+    /// Operations of the table waiting to be pushed.
+    public var pendingOperations: Int
+    /// Stored push errors of the table.
+    public var pushErrors: Int
+    /// The recorded pulls of the table, full pull (`queryId == nil`) first, then by query id.
+    public var pulls: [PullState]
+
+    /// Creates a table status.
+    public init(name: String, rows: Int, pendingOperations: Int, pushErrors: Int, pulls: [PullState]) {
+        self.name = name
+        self.rows = rows
+        self.pendingOperations = pendingOperations
+        self.pushErrors = pushErrors
+        self.pulls = pulls
+    }
+
+    /// The most recent successful pull of the table under any query id, or `nil` if it was never pulled.
+    public var lastPull: Timestamp? {
+        pulls.compactMap(\.lastPull).max()
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SyncTables
+
+/// The process the crash-safety tests kill with `SIGKILL`: it opens a file-backed context and pushes or
+/// pulls until it is done or killed.
+///
+/// ```
+/// sync-crash-child push <server-url> <database-path> <table>...
+/// sync-crash-child pull <server-url> <database-path> <table> <query-id> <page-size>
+/// ```
+///
+/// It exits 0 when the sync finished and 1, with the error on standard error, when it failed.
+@main
+struct CrashChild {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            try await run(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("sync-crash-child: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    private static func run(_ arguments: [String]) async throws {
+        guard arguments.count >= 3, let url = URL(string: arguments[1]) else { throw Usage.invalid(arguments) }
+        let store = try SQLiteStore(path: arguments[2])
+        let context = try await SyncContext(store: store, client: SyncClient(url: url))
+        let tables = arguments.dropFirst(3)
+        switch arguments[0] {
+        case "push" where !tables.isEmpty:
+            for table in tables { _ = try await context.table(JSONObject.self, named: table) }
+            try await context.push()
+        case "pull" where tables.count == 3:
+            let values = Array(tables)
+            guard let pageSize = Int(values[2]) else { throw Usage.invalid(arguments) }
+            let table = try await context.table(JSONObject.self, named: values[0])
+            try await table.pull(queryId: values[1], options: PullOptions(pageSize: pageSize))
+        default:
+            throw Usage.invalid(arguments)
+        }
+        try await context.close()
+    }
+}
+
+enum Usage: Error, CustomStringConvertible {
+    case invalid([String])
+
+    var description: String {
+        switch self {
+        case .invalid(let arguments):
+            "unexpected arguments \(arguments); usage: push <url> <db> <table>... | pull <url> <db> <table> <query-id> <page-size>"
+        }
+    }
+}
