@@ -55,6 +55,9 @@ struct LocalSuite {
             try await singleInserts(directory: directory, synchronous: synchronous)
         }
         try await bulk(directory: directory, synchronous: defaultSynchronous)
+        if storeKind == .encrypted {
+            try await OpenCost(reporter: reporter, opens: 20).run(directory: directory)
+        }
     }
 
     // MARK: Single inserts
@@ -111,7 +114,7 @@ struct LocalSuite {
         reporter.report(
             BenchResult(
                 suite: suite,
-                name: "single insert (synchronous=\(synchronous.rawValue)), caller on the store's executor",
+                name: "\(prefix)single insert (synchronous=\(synchronous.rawValue)), caller on the store's executor",
                 unit: "rows/s", value: Double(onExecutor.count) / onExecutorSeconds,
                 baseline: Double(todos.count) / baselineSeconds, count: onExecutor.count, seconds: onExecutorSeconds,
                 target: ">= 10000 rows/s",

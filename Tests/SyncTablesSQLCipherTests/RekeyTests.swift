@@ -13,8 +13,9 @@
 
             let store = try EncryptedSQLiteStore(path: path, key: Fixtures.passphrase)
             try await store.rekey(to: Fixtures.otherPassphrase)
-            // The open store keeps working on the re-encrypted file.
+            // The open store keeps working on the re-encrypted file, lookups included.
             #expect(try await store.count(StoreQuery(table: "T")) == 300)
+            #expect(try await store.lookup(table: "T", id: "item7") == Fixtures.items(count: 300)[7])
             try await store.write { try $0.upsert(table: "T", items: [JSONObject(["id": .string("after")])]) }
             try await store.close()
 

@@ -120,7 +120,9 @@
         }
 
         /// The row with this id, or `nil`.
-        public func lookup(table: String, id: String) async throws -> JSONObject? {
+        ///
+        /// Nonisolated like ``SQLiteStore``'s, so a lookup it can answer on the caller's thread stays there.
+        public nonisolated func lookup(table: String, id: String) async throws -> JSONObject? {
             try await store.lookup(table: table, id: id)
         }
 
