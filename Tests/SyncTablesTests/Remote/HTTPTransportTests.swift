@@ -142,9 +142,9 @@ struct HTTPTransportTests {
             let cancelled = ContinuousClock.now
             task.cancel()
 
-            // Then it ends at once with CancellationError
+            // Then it ends with CancellationError long before the server's answer would have come
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(ContinuousClock.now - cancelled < .seconds(2))
+            #expect(ContinuousClock.now - cancelled < .seconds(5))
         }
     }
 
@@ -216,12 +216,13 @@ struct HTTPTransportTests {
     }
 }
 
-/// Polls a condition every few milliseconds, failing after two seconds.
+/// Polls a condition every few milliseconds, failing after ten seconds (generous: a loaded CI machine
+/// can take seconds to schedule a request).
 func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(2)
+    let deadline = ContinuousClock.now + .seconds(10)
     while !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("The condition did not become true within 2 s.")
+            Issue.record("The condition did not become true within 10 s.")
             return
         }
         try await Task.sleep(for: .milliseconds(5))
