@@ -4,6 +4,10 @@
 /// the server without sending (return an item, or `nil` for no item), throw to record an error for the
 /// operation, or throw ``PushAbort`` to stop the push.
 ///
+/// A push runs with the store's preferred executor, so the handler's synchronous code runs on the store's
+/// thread: `await` slow work (a token refresh, a network call) instead of blocking, or local reads and writes
+/// wait behind it. The same holds for a ``ConflictPolicy/custom(_:)`` closure.
+///
 /// ```swift
 /// struct Stamping: PushHandler {
 ///     func execute(_ operation: PushOperation, send: PushOperation.Sender) async throws -> JSONObject? {
