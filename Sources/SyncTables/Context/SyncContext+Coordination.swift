@@ -21,7 +21,8 @@ extension SyncContext {
             syncActionRunning = false
             if !syncActionWaiters.isEmpty { syncActionWaiters.removeFirst().resume() }
         }
-        try Task.checkCancellation()
+        // The same typed error a cancellation during the action gives (push turns it into a PushFailure).
+        if Task.isCancelled { throw SyncError.cancelled }
         return try await body()
     }
 

@@ -14,7 +14,12 @@ extension SyncContext {
     /// - Throws: ``PushFailure`` when the push was aborted or some operations failed.
     @discardableResult
     public func push() async throws -> PushSummary {
-        try await withSyncAction { try await pushQueue(tables: nil) }
+        do {
+            return try await withSyncAction { try await pushQueue(tables: nil) }
+        } catch SyncError.cancelled {
+            // Cancelled before it started: nothing was sent, reported like a push cancelled mid-way.
+            throw PushFailure(status: .cancelled, errors: [], reason: "the task was cancelled before the push started")
+        }
     }
 
     /// The push itself, for callers already holding the sync action (pull's implicit push).

@@ -384,6 +384,43 @@ struct PushTests {
         }
     }
 
+    @Test func syncActionsInAnAlreadyCancelledTaskFailWithTypedErrorsAndTouchNothing() async throws {
+        try await SyncHarness.with { harness in
+            // Given a device with a queued insert and a pulled row
+            _ = try await harness.controls.seed(
+                table: "TodoItem", items: [["id": "s", "text": "server", "complete": false]])
+            let device = try await harness.device()
+            try await device.todos.pull()
+            try await device.todos.insert(TodoItem(id: "a", text: "x"))
+            let requestsBefore = try await harness.controls.requests().count
+
+            // When push, pull and a forced purge run in a task that is already cancelled
+            let outcomes = await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                let push = await outcome { try await device.context.push() }
+                let pull = await outcome { try await device.todos.pull() }
+                let purge = await outcome { try await device.todos.purge(force: true) }
+                return (push, pull, purge)
+            }.value
+
+            // Then each fails with its typed cancellation, no request is sent and nothing changes locally
+            guard case .failure(let pushError) = outcomes.0, let failure = pushError as? PushFailure else {
+                Issue.record("expected a PushFailure, got \(outcomes.0)")
+                return
+            }
+            #expect(failure.status == .cancelled && failure.errors.isEmpty)
+            guard case .failure(let pullError) = outcomes.1, case .failure(let purgeError) = outcomes.2 else {
+                Issue.record("expected pull and purge to fail, got \(outcomes.1) and \(outcomes.2)")
+                return
+            }
+            #expect(pullError as? SyncError == .cancelled)
+            #expect(purgeError as? SyncError == .cancelled)
+            #expect(try await harness.controls.requests().count == requestsBefore)
+            #expect(try await device.context.pendingOperationCount() == 1)
+            #expect(try await device.todos.lookup(id: "s") != nil)
+        }
+    }
+
     @Test func pushWithoutAClientThrowsATypedError() async throws {
         let context = try await SyncContext(store: MemoryStore())
         await #expect(throws: SyncError.noClient) { try await context.push() }
@@ -409,4 +446,13 @@ func edit(_ id: String, to text: String, on device: Device) async throws {
     var item = try #require(try await device.todos.lookup(id: id))
     item.text = text
     try await device.todos.update(item)
+}
+
+/// The outcome of an async throwing call, for checking several calls made in one task.
+private func outcome<Value>(_ body: () async throws -> Value) async -> Result<Value, any Error> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
+    }
 }
