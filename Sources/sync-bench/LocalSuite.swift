@@ -181,7 +181,7 @@ struct LocalSuite {
                 count: todos.count, seconds: batchSeconds, target: ">= 50% of raw (ratio >= 0.50)"))
 
         // Lookups of random ids (the same sequence for store and baseline).
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)  // every run looks up the same ids
         let ids = (0..<sizes.lookups).map { _ in todos[Int(generator.next() % UInt64(todos.count))].id }
         let lookupSeconds = try await timeLookups(table, ids: ids)
         let preferredSeconds = try await withTaskExecutorPreference(store.preferredTaskExecutor) {
@@ -306,21 +306,6 @@ struct SingleInserter {
 
     func close() async throws {
         try await context?.close()
-    }
-}
-
-/// A small deterministic random generator, so every run looks up the same ids.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }
 

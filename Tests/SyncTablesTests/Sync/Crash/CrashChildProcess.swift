@@ -1,4 +1,5 @@
 import Foundation
+import SyncTables
 import Testing
 
 /// The `sync-crash-child` executable (built next to the test bundle by `swift build --build-tests`), run

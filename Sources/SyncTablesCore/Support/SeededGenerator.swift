@@ -1,0 +1,19 @@
+/// A small deterministic random generator (SplitMix64): the package's tests and benchmarks use it so that a
+/// randomized run can be reproduced from its seed.
+package struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    /// A generator whose sequence is fixed by `seed`.
+    package init(seed: UInt64) {
+        self.state = seed
+    }
+
+    /// The next 64 random bits.
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
