@@ -44,10 +44,10 @@ extension SyncContext {
 
         if wholeTable {
             summary.tokens += try SystemConfig.removeValues(
-                withPrefix: SystemConfig.deltaTokenPrefix(table: table), in: transaction)
+                withPrefix: SystemConfig.PullKeyKind.deltaToken.prefix(table: table), in: transaction)
             // The emptied table holds nothing from those pulls, so it is no longer "stale" (see staleTables).
             try SystemConfig.removeValues(
-                withPrefix: SystemConfig.lastPullKey(table: table, queryId: ""), in: transaction)
+                withPrefix: SystemConfig.PullKeyKind.lastPull.prefix(table: table), in: transaction)
         } else if let queryId {
             let key = SystemConfig.deltaTokenKey(table: table, queryId: queryId)
             if try SystemConfig.value(for: key, in: transaction) != nil {

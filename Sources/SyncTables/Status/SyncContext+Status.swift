@@ -70,24 +70,23 @@ extension SyncContext {
 
     /// Every token and last pull time in `__config`, grouped by lowercased table name.
     private static func pullStates(in transaction: any StoreTransaction) throws -> [String: [PullState]] {
-        let tokenPrefix = "deltaToken|"
-        let lastPullPrefix = "lastPull|"
-        let filter = FilterExpression.or(
-            .function(.startsWith, [.property("id"), .value(.string(tokenPrefix))]),
-            .function(.startsWith, [.property("id"), .value(.string(lastPullPrefix))]))
         var states: [String: PullState] = [:]
-        for row in try transaction.read(StoreQuery(table: SystemTables.config, filter: filter)) {
-            guard let key = row["id"]?.stringValue else { continue }
-            let parts = key.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3 else { continue }
-            guard let text = row["value"]?.stringValue, let time = Timestamp(parsing: text) else {
-                throw SyncError.corruptSystemTable(table: SystemTables.config, message: "'\(key)' is not a date")
+        for kind in SystemConfig.PullKeyKind.allCases {
+            for (key, text) in try SystemConfig.values(withPrefix: kind.prefix, in: transaction) {
+                guard let pullKey = SystemConfig.PullKey(key) else { continue }
+                guard let time = Timestamp(parsing: text) else {
+                    throw SyncError.corruptSystemTable(table: SystemTables.config, message: "'\(key)' is not a date")
+                }
+                let stateKey = pullKey.table.lowercased() + "|" + pullKey.queryId
+                var state =
+                    states[stateKey]
+                    ?? PullState(table: pullKey.table, queryId: pullKey.queryId.isEmpty ? nil : pullKey.queryId)
+                switch kind {
+                case .deltaToken: state.deltaToken = time
+                case .lastPull: state.lastPull = time
+                }
+                states[stateKey] = state
             }
-            let (table, queryId) = (parts[1], parts[2])
-            let stateKey = table.lowercased() + "|" + queryId
-            var state = states[stateKey] ?? PullState(table: table, queryId: queryId.isEmpty ? nil : queryId)
-            if parts[0] + "|" == tokenPrefix { state.deltaToken = time } else { state.lastPull = time }
-            states[stateKey] = state
         }
         return Dictionary(grouping: states.values) { $0.table.lowercased() }
             .mapValues { $0.sorted { ($0.queryId ?? "") < ($1.queryId ?? "") } }
