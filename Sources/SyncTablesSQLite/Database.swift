@@ -187,13 +187,16 @@ package final class Database {
 
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
     ///
+    /// The transaction-control statements go through ``run(_:_:)`` and its statement cache: `sqlite3_exec`
+    /// would parse them again on every call, and a small local write issues up to six of them.
+    ///
     /// Nested calls become savepoints, so an inner failure only undoes the inner work.
     package func transaction<Result>(
         _ kind: TransactionKind = .immediate,
         _ body: () throws -> Result
     ) throws -> Result {
         if isInTransaction { return try savepoint(body) }
-        try runControl("BEGIN \(kind.rawValue) TRANSACTION")
+        try run("BEGIN \(kind.rawValue) TRANSACTION")
         let result: Result
         do {
             result = try body()
@@ -202,7 +205,7 @@ package final class Database {
             throw error
         }
         do {
-            try runControl("COMMIT TRANSACTION")
+            try run("COMMIT TRANSACTION")
         } catch {
             rollbackIfNeeded()
             throw error
@@ -215,32 +218,24 @@ package final class Database {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         let name = "synctables_savepoint_\(savepointDepth)"
-        try runControl("SAVEPOINT \(name)")
+        try run("SAVEPOINT \(name)")
         do {
             let result = try body()
-            try runControl("RELEASE SAVEPOINT \(name)")
+            try run("RELEASE SAVEPOINT \(name)")
             return result
         } catch {
             if isInTransaction {
-                try? runControl("ROLLBACK TO SAVEPOINT \(name)")
-                try? runControl("RELEASE SAVEPOINT \(name)")
+                try? run("ROLLBACK TO SAVEPOINT \(name)")
+                try? run("RELEASE SAVEPOINT \(name)")
             }
             throw error
         }
-    }
-
-    /// Runs a transaction-control statement through the statement cache: `sqlite3_exec` would parse it
-    /// again on every call, and a small local write issues up to six of them.
-    private func runControl(_ sql: String) throws(SQLiteError) {
-        let statement = try cachedStatement(sql)
-        defer { statement.reset() }
-        try statement.run()
     }
 
     /// Some failures (`SQLITE_FULL`, `SQLITE_IOERR`, ...) already rolled the transaction back; only roll back
     /// when one is still open so the original error is the one reported.
     private func rollbackIfNeeded() {
         guard isInTransaction else { return }
-        try? runControl("ROLLBACK TRANSACTION")
+        try? run("ROLLBACK TRANSACTION")
     }
 }

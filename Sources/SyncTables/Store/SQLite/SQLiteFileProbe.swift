@@ -33,14 +33,9 @@ package enum SQLiteFileProbe {
             return StoreError(error)
         }
         if facts.hasPlainHeader {
-            if keyed && error.code == SQLITE_NOTADB { return .notEncrypted }
-            // While a write-ahead log exists the header may legitimately be ahead of the file.
-            if let expected = facts.plainHeaderByteCount, expected > facts.size,
-                !FileManager.default.fileExists(atPath: path + "-wal")
-            {
-                return .truncated(message: "\(facts.size) bytes, the header says \(expected)")
-            }
-            return .corrupt(message: error.message)
+            // A plain file shorter than its header says was already reported by `plainTruncation(path:)`,
+            // which runs before the first read.
+            return keyed && error.code == SQLITE_NOTADB ? .notEncrypted : .corrupt(message: error.message)
         }
         let wholePages = facts.size > 0 && facts.size % pageGranularity == 0
         if error.code == SQLITE_NOTADB && wholePages { return keyed ? .wrongKey : .keyRequired }

@@ -22,7 +22,7 @@ final class SQLiteLookupConnection: Sendable {
 
     private struct State {
         var database: Database?
-        /// The quoted SQL name of every table the store's catalog holds, by key (``TableName``).
+        /// The lookup statement of every table the store's catalog holds, by key (``TableName``).
         var tables: [String: String] = [:]
     }
 
@@ -38,7 +38,8 @@ final class SQLiteLookupConnection: Sendable {
         state = LockedState(State(database: database))
     }
 
-    /// Records the tables the store knows; lookups of other names go to the store.
+    /// Records the tables the store knows, each with its lookup statement (``SQLiteTableState/lookupSQL``);
+    /// lookups of other names go to the store.
     func setTables(_ tables: [String: String]) {
         state.withLock { $0.tables = tables }
     }
@@ -52,9 +53,9 @@ final class SQLiteLookupConnection: Sendable {
     func lookup(table: String, id: String) -> Outcome {
         guard let key = try? TableName.key(table) else { return .unavailable }
         return state.withLock { state in
-            guard let database = state.database, let quotedName = state.tables[key] else { return .unavailable }
+            guard let database = state.database, let lookupSQL = state.tables[key] else { return .unavailable }
             do {
-                let statement = try database.cachedStatement("SELECT _json FROM \(quotedName) WHERE id = ?")
+                let statement = try database.cachedStatement(lookupSQL)
                 defer { statement.reset() }
                 try statement.bind(id, at: 1)
                 guard try statement.step() else { return .absent }

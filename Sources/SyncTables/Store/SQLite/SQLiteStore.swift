@@ -54,7 +54,7 @@ public actor SQLiteStore: LocalStore {
         self.lookupConnection =
             try? SQLiteLookupConnection(
                 path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, prepare: prepareConnection)
-        lookupConnection?.setTables(Self.quotedTableNames(storage.catalog))
+        lookupConnection?.setTables(Self.lookupStatements(storage.catalog))
     }
 
     /// A store in a private in-memory database, gone when the store is released.
@@ -141,11 +141,11 @@ public actor SQLiteStore: LocalStore {
         guard let lookupConnection, let storage, storage.catalog.tables.count != lookupConnection.tableCount else {
             return
         }
-        lookupConnection.setTables(Self.quotedTableNames(storage.catalog))
+        lookupConnection.setTables(Self.lookupStatements(storage.catalog))
     }
 
-    private static func quotedTableNames(_ catalog: SQLiteCatalog) -> [String: String] {
-        catalog.tables.mapValues(\.quotedName)
+    private static func lookupStatements(_ catalog: SQLiteCatalog) -> [String: String] {
+        catalog.tables.mapValues(\.lookupSQL)
     }
 
     // MARK: Opening
@@ -192,7 +192,9 @@ public actor SQLiteStore: LocalStore {
     }
 
     /// A file shorter than the page count in its header lost data; SQLite would only notice when it reads
-    /// the missing pages. (Skipped while a write-ahead log exists: then the header may be ahead of the file.)
+    /// the missing pages. This is the check for encrypted files, whose header only the engine can read (plain
+    /// files were checked from their bytes before the first read). Skipped while a write-ahead log exists:
+    /// then the header may be ahead of the file.
     private static func checkNotTruncated(_ database: Database, path: String) throws {
         guard path != ":memory:", !FileManager.default.fileExists(atPath: path + "-wal") else { return }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),

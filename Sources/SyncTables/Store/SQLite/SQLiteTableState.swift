@@ -24,7 +24,6 @@ struct SQLiteTableState: Sendable {
                 columns[property]?.isDate = FilterPreparation.isDateProperty(property, dates)
             }
             upsertSQL = makeUpsertSQL()
-            lookupSQL = "SELECT _json FROM \(quotedName) WHERE id = ?"
         }
     }
     /// The case-insensitive key (see ``TableName``).
@@ -37,12 +36,13 @@ struct SQLiteTableState: Sendable {
     init(definition: TableDefinition, key: String) {
         self.definition = definition
         self.key = key
+        // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
+        self.lookupSQL = "SELECT _json FROM \"\(definition.name)\" WHERE id = ?"
         self.upsertSQL = makeUpsertSQL()
-        self.lookupSQL = "SELECT _json FROM \(quotedName) WHERE id = ?"
     }
 
     /// The statement reading one row's JSON by id, built once: it is the most frequent statement.
-    private(set) var lookupSQL = ""
+    let lookupSQL: String
 
     /// The quoted SQL identifier of the table (validated, so quoting is belt and braces).
     var quotedName: String { "\"\(definition.name)\"" }
