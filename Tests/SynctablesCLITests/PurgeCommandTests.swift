@@ -7,13 +7,7 @@ struct PurgeCommandTests {
     @Test("purge refuses a table with pending operations (exit 5, naming it), then --force removes everything")
     func purgeRefusedThenForced() async throws {
         try await CLIHarness.with { harness in
-            try await harness.seed("todo", [["id": "a"], ["id": "b"]])
-            let path = harness.newStorePath()
-            try await harness.withContext(path) { context in
-                let todo = try await context.table(JSONObject.self, named: "todo")
-                try await todo.pull(queryId: "all")
-                _ = try await todo.insert(["id": "local"])
-            }
+            let path = try await storeWithPulledRowsAndAPendingInsert(harness)
 
             let refused = try await harness.run(["purge", "todo", "--json"], store: path)
             let rowsAfterRefusal = try await rows("todo", in: path).count
@@ -50,13 +44,7 @@ struct PurgeCommandTests {
     @Test("purge --dry-run reports what a forced purge would remove and changes nothing")
     func purgeDryRunChangesNothing() async throws {
         try await CLIHarness.with { harness in
-            try await harness.seed("todo", [["id": "a"], ["id": "b"]])
-            let path = harness.newStorePath()
-            try await harness.withContext(path) { context in
-                let todo = try await context.table(JSONObject.self, named: "todo")
-                try await todo.pull(queryId: "all")
-                _ = try await todo.insert(["id": "local"])
-            }
+            let path = try await storeWithPulledRowsAndAPendingInsert(harness)
             let before = try await harness.run(["status", "--json"], store: path).json
 
             let dry = try await harness.run(["purge", "todo", "--force", "--dry-run", "--json"], store: path)
@@ -148,6 +136,19 @@ struct PurgeCommandTests {
             #expect(try await rows("todo", in: path).count == 1)
         }
     }
+}
+
+/// A new store holding `todo` rows "a" and "b" pulled under the query id "all", plus a local insert "local"
+/// still queued.
+private func storeWithPulledRowsAndAPendingInsert(_ harness: CLIHarness) async throws -> String {
+    try await harness.seed("todo", [["id": "a"], ["id": "b"]])
+    let path = harness.newStorePath()
+    try await harness.withContext(path) { context in
+        let todo = try await context.table(JSONObject.self, named: "todo")
+        try await todo.pull(queryId: "all")
+        _ = try await todo.insert(["id": "local"])
+    }
+    return path
 }
 
 /// Moves recorded pull times (`lastPull|<table>|<queryId>` in `__config`) into the past, as if those pulls
