@@ -18,7 +18,7 @@ public enum StoreConformanceSuite {
     /// Every check, grouped by topic: tables, writes, values, filters, ordering, transactions.
     public static var checks: [StoreConformanceCheck] {
         TableChecks.all + WriteChecks.all + ValueChecks.all + FilterChecks.all + OrderingChecks.all
-            + TransactionChecks.all
+            + TransactionChecks.all + QueueChecks.all
     }
 
     /// The table-driven filter cases (filter, expected ids) run by the filter checks, for inspection.

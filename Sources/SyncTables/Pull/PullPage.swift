@@ -52,11 +52,7 @@ struct PullPage: Sendable {
         in transaction: any StoreTransaction
     ) throws -> Set<String> {
         guard !ids.isEmpty else { return [] }
-        let filter = FilterExpression.and(
-            .comparison(.equal, .property(PendingOperation.Field.tableName), .value(.string(table))),
-            .isIn(.property(PendingOperation.Field.itemId), ids.map { .value(.string($0)) })
-        )
-        let rows = try transaction.read(StoreQuery(table: SystemTables.operations, filter: filter))
-        return Set(rows.compactMap { $0[PendingOperation.Field.itemId]?.stringValue })
+        let queued = try transaction.queuedOperations(OperationSelection(tables: [table], itemIds: Set(ids)))
+        return Set(queued.map(\.itemId))
     }
 }

@@ -2,7 +2,7 @@
 extension OperationQueue {
     /// The number of operations queued for a table.
     static func count(table: String, in transaction: any StoreTransaction) throws -> Int {
-        try transaction.count(StoreQuery(table: SystemTables.operations, filter: filter(tables: [table])))
+        try transaction.countQueuedOperations(OperationSelection(tables: [table]))
     }
 
     /// The operations queued for a table, optionally only for some of its items, in queue order.
@@ -11,19 +11,7 @@ extension OperationQueue {
         itemIds: Set<String>? = nil,
         in transaction: any StoreTransaction
     ) throws -> [PendingOperation] {
-        var filter = equal(PendingOperation.Field.tableName, .string(table))
-        if let itemIds {
-            let ids = itemIds.sorted().map { FilterExpression.value(.string($0)) }
-            filter = .and(filter, .isIn(.property(PendingOperation.Field.itemId), ids))
-        }
-        let rows = try transaction.read(
-            StoreQuery(
-                table: SystemTables.operations,
-                filter: filter,
-                ordering: [SortDescriptor(PendingOperation.Field.sequence)]
-            )
-        )
-        return try rows.map { try PendingOperation(row: $0) }
+        try transaction.queuedOperations(OperationSelection(tables: [table], itemIds: itemIds))
     }
 
     /// Removes the operations of a table (all of them, or those of some items) with their stored errors;

@@ -6,45 +6,22 @@
 extension OperationQueue {
     /// The first operation after `sequence` in queue order, optionally only of some tables.
     func next(after sequence: Int = 0, tables: Set<String>? = nil) async throws -> PendingOperation? {
-        try await SyncError.mapping {
-            try await store.read(
-                StoreQuery(
-                    table: SystemTables.operations,
-                    filter: Self.filter(after: sequence, tables: tables),
-                    ordering: [SortDescriptor(PendingOperation.Field.sequence)],
-                    limit: 1
-                )
-            ).first.map { try PendingOperation(row: $0) }
-        }
+        try await read { try Self.next(after: sequence, tables: tables, in: $0) }
     }
 
     /// Every operation (or those of some tables) in queue order.
     func operations(tables: Set<String>? = nil) async throws -> [PendingOperation] {
-        try await SyncError.mapping {
-            try await store.read(
-                StoreQuery(
-                    table: SystemTables.operations,
-                    filter: Self.filter(tables: tables),
-                    ordering: [SortDescriptor(PendingOperation.Field.sequence)]
-                )
-            ).map { try PendingOperation(row: $0) }
-        }
+        try await read { try $0.queuedOperations(OperationSelection(tables: tables)) }
     }
 
     /// The number of operations (or of those of some tables).
     func count(tables: Set<String>? = nil) async throws -> Int {
-        try await SyncError.mapping {
-            try await store.count(StoreQuery(table: SystemTables.operations, filter: Self.filter(tables: tables)))
-        }
+        try await read { try $0.countQueuedOperations(OperationSelection(tables: tables)) }
     }
 
     /// The operation with this operation id, or `nil`.
     func operation(id: String) async throws -> PendingOperation? {
-        try await SyncError.mapping {
-            let filter = Self.equal(PendingOperation.Field.operationId, .string(id))
-            return try await store.read(StoreQuery(table: SystemTables.operations, filter: filter, limit: 1))
-                .first.map { try PendingOperation(row: $0) }
-        }
+        try await read { try Self.operation(id: id, in: $0) }
     }
 
     /// Marks an operation as being sent (state `attempted`, one more attempt) just before the request.
@@ -122,6 +99,13 @@ extension OperationQueue {
                 return stored
             }
         }
+    }
+
+    /// Runs a queue read in a store transaction, so it sees whole local writes only.
+    private func read<Result: Sendable>(_ body: @escaping @Sendable (any StoreTransaction) throws -> Result)
+        async throws -> Result
+    {
+        try await SyncError.mapping { try await store.write(body) }
     }
 
     private func changeState(

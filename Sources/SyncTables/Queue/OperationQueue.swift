@@ -26,7 +26,7 @@ struct OperationQueue: Sendable {
         createdAt: Timestamp
     ) -> PendingOperation {
         PendingOperation(
-            id: UUID().uuidString,
+            id: ItemID.generate(),
             sequence: sequence.next(),
             kind: kind,
             table: table,
@@ -43,9 +43,7 @@ struct OperationQueue: Sendable {
     static func operation(table: String, itemId: String, in transaction: any StoreTransaction) throws
         -> PendingOperation?
     {
-        let key = PendingOperation.rowKey(table: table, itemId: itemId)
-        guard let row = try transaction.lookup(table: SystemTables.operations, id: key) else { return nil }
-        return try PendingOperation(row: row)
+        try transaction.queuedOperation(table: table, itemId: itemId)
     }
 
     /// The operation `operation` names (same operation id) if it is still queued, whatever its version,
@@ -59,22 +57,19 @@ struct OperationQueue: Sendable {
 
     /// The operation with this operation id, or `nil`.
     static func operation(id: String, in transaction: any StoreTransaction) throws -> PendingOperation? {
-        let filter = equal(PendingOperation.Field.operationId, .string(id))
-        let rows = try transaction.read(StoreQuery(table: SystemTables.operations, filter: filter, limit: 1))
-        return try rows.first.map { try PendingOperation(row: $0) }
+        try transaction.queuedOperations(OperationSelection(operationId: id, limit: 1)).first
     }
 
     /// Stores new or changed operations.
     static func save(_ operations: [PendingOperation], in transaction: any StoreTransaction) throws {
         guard !operations.isEmpty else { return }
-        try transaction.upsert(table: SystemTables.operations, items: operations.map(\.row))
+        try transaction.saveQueuedOperations(operations)
     }
 
     /// Removes operations and their stored errors.
     func remove(_ operations: [PendingOperation], in transaction: any StoreTransaction) throws {
         guard !operations.isEmpty else { return }
-        let keys = operations.map { PendingOperation.rowKey(table: $0.table, itemId: $0.itemId) }
-        try transaction.delete(table: SystemTables.operations, ids: keys)
+        try transaction.removeQueuedOperations(operations)
         for operation in operations {
             try OperationErrorRecord.deleteRecords(operationId: operation.id, in: transaction)
         }
@@ -84,14 +79,7 @@ struct OperationQueue: Sendable {
 
     /// The highest sequence ever handed out: the larger of the queue's maximum and the recorded mark.
     static func highestSequence(in transaction: any StoreTransaction) throws -> Int {
-        let last = try transaction.read(
-            StoreQuery(
-                table: SystemTables.operations,
-                ordering: [SortDescriptor(PendingOperation.Field.sequence, ascending: false)],
-                limit: 1
-            )
-        )
-        let queued = try last.first.map { try PendingOperation(row: $0).sequence } ?? 0
+        let queued = try transaction.highestQueuedSequence() ?? 0
         let recorded = try SystemConfig.value(for: SystemConfig.operationSequenceKey, in: transaction).flatMap {
             Int($0)
         }
@@ -104,13 +92,7 @@ struct OperationQueue: Sendable {
         tables: Set<String>?,
         in transaction: any StoreTransaction
     ) throws -> PendingOperation? {
-        let query = StoreQuery(
-            table: SystemTables.operations,
-            filter: filter(after: sequence, tables: tables),
-            ordering: [SortDescriptor(PendingOperation.Field.sequence)],
-            limit: 1
-        )
-        return try transaction.read(query).first.map { try PendingOperation(row: $0) }
+        try transaction.queuedOperations(OperationSelection(tables: tables, afterSequence: sequence, limit: 1)).first
     }
 
     /// Fetches the current copy of `operation` and checks it is the version the caller holds.
@@ -127,31 +109,5 @@ struct OperationQueue: Sendable {
             throw SyncError.operationChanged(id: operation.id, expected: operation.version, actual: stored.version)
         }
         return stored
-    }
-
-    // MARK: Queries
-
-    static func filter(after sequence: Int? = nil, tables: Set<String>?) -> FilterExpression? {
-        var conditions: [FilterExpression] = []
-        if let sequence {
-            conditions.append(
-                .comparison(
-                    .greaterThan,
-                    .property(PendingOperation.Field.sequence),
-                    .value(.integer(Int64(sequence)))
-                )
-            )
-        }
-        if let tables {
-            let names = tables.sorted().map { FilterExpression.value(.string($0)) }
-            conditions.append(.isIn(.property(PendingOperation.Field.tableName), names))
-        }
-        return conditions.reduce(nil) { combined, condition in
-            combined.map { .and($0, condition) } ?? condition
-        }
-    }
-
-    static func equal(_ field: String, _ value: JSONValue) -> FilterExpression {
-        .comparison(.equal, .property(field), .value(value))
     }
 }

@@ -28,6 +28,31 @@ public struct PendingOperation: Sendable, Hashable, Identifiable {
     public let createdAt: Timestamp
     /// How many times a push has sent it.
     public internal(set) var attempts: Int
+
+    /// An operation as a store reads it back; the context creates operations, stores only return them.
+    public init(
+        id: String,
+        sequence: Int,
+        kind: OperationKind,
+        table: String,
+        itemId: String,
+        item: JSONObject?,
+        state: OperationState,
+        version: Int,
+        createdAt: Timestamp,
+        attempts: Int
+    ) {
+        self.id = id
+        self.sequence = sequence
+        self.kind = kind
+        self.table = table
+        self.itemId = itemId
+        self.item = item
+        self.state = state
+        self.version = version
+        self.createdAt = createdAt
+        self.attempts = attempts
+    }
 }
 
 extension PendingOperation {

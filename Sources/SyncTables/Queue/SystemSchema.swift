@@ -15,7 +15,8 @@ enum SystemSchema {
     /// Every step, in ascending version order. Append new steps; never edit shipped ones.
     static let migrations: [Migration] = [
         Migration(version: 1) { transaction in
-            try transaction.defineTable(SystemTables.operationsDefinition)
+            // Generic stores: the `__operations` JSON table; SQLiteStore: nothing, its catalog made its own.
+            try transaction.prepareOperationQueue()
             try transaction.defineTable(SystemTables.errorsDefinition)
         }
     ]

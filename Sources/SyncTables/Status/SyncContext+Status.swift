@@ -63,7 +63,7 @@ extension SyncContext {
         return SyncStatus(
             schemaVersion: versionText.flatMap { Int($0) } ?? 0,
             tables: statuses,
-            pendingOperations: try transaction.count(StoreQuery(table: SystemTables.operations)),
+            pendingOperations: try transaction.countQueuedOperations(.all),
             pushErrors: try transaction.count(StoreQuery(table: SystemTables.errors))
         )
     }

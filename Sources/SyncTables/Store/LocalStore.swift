@@ -77,4 +77,26 @@ public protocol StoreTransaction {
     /// Deletes the rows matching the query's filter; returns how many were deleted.
     @discardableResult
     func delete(_ query: StoreQuery) throws -> Int
+
+    // MARK: Operation queue storage
+    //
+    // The context keeps its operation queue through these. Every one has a default implementation that
+    // stores operations as JSON rows of the `__operations` table through the members above, so a store
+    // needs none of them to work; `SQLiteStore` keeps the queue in a relational table of its own instead,
+    // because every local write and every pushed operation passes through it.
+
+    /// Creates the queue's storage; the context calls it once, when it first opens the store.
+    func prepareOperationQueue() throws
+    /// The operation queued for an item (at most one exists), or `nil`.
+    func queuedOperation(table: String, itemId: String) throws -> PendingOperation?
+    /// The queued operations `selection` selects, in ascending sequence.
+    func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation]
+    /// How many queued operations `selection` selects (its limit applies).
+    func countQueuedOperations(_ selection: OperationSelection) throws -> Int
+    /// The highest sequence among queued operations, or `nil` when the queue is empty.
+    func highestQueuedSequence() throws -> Int?
+    /// Stores operations: each replaces the operation queued for its item, if any.
+    func saveQueuedOperations(_ operations: [PendingOperation]) throws
+    /// Removes the operations queued for these operations' items.
+    func removeQueuedOperations(_ operations: [PendingOperation]) throws
 }

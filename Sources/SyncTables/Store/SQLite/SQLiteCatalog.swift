@@ -3,14 +3,16 @@ import SyncTablesSQLite
 /// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
 /// generated column holds which property. Versioned with `PRAGMA user_version`.
 ///
-/// Layout (version 1):
+/// Layout (version 2):
 /// - `__synctables_tables(key, name, date_properties, indexes)`: one row per user table; `key` is the
 ///   lower-cased name, the lists are canonical JSON arrays.
 /// - `__synctables_columns(table_key, property, column_number)`: the projected column `c<number>` of each
 ///   property.
+/// - `__synctables_operations`: the context's operation queue (see ``SQLiteOperationTable``). Version 1
+///   kept it as the JSON row table `__operations`; the step to version 2 moves its rows over.
 struct SQLiteCatalog: Sendable {
     /// The layout version this code writes.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     /// Tables by key.
     private(set) var tables: [String: SQLiteTableState] = [:] {
@@ -56,6 +58,10 @@ struct SQLiteCatalog: Sendable {
                     table_key TEXT NOT NULL, property TEXT NOT NULL, column_number INTEGER NOT NULL,
                     PRIMARY KEY (table_key, property));
                 """)
+        }
+        if version < 2 {
+            try database.execute(SQLiteOperationTable.createSQL)
+            try SQLiteOperationTable.adoptLegacyRows(in: database)
         }
     }
 

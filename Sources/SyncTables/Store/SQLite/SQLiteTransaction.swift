@@ -38,6 +38,36 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     /// Refuses use after the write ended (the connection may be busy elsewhere by then) and maps errors.
+    // MARK: Operation queue (a relational table of its own, see SQLiteOperationTable)
+
+    func prepareOperationQueue() throws {
+        try run {}  // the catalog creates the table when the store opens
+    }
+
+    func queuedOperation(table: String, itemId: String) throws -> PendingOperation? {
+        try run { try SQLiteOperationTable.operation(table: table, itemId: itemId, in: storage.database) }
+    }
+
+    func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation] {
+        try run { try SQLiteOperationTable.operations(selection, in: storage.database) }
+    }
+
+    func countQueuedOperations(_ selection: OperationSelection) throws -> Int {
+        try run { try SQLiteOperationTable.count(selection, in: storage.database) }
+    }
+
+    func highestQueuedSequence() throws -> Int? {
+        try run { try SQLiteOperationTable.highestSequence(in: storage.database) }
+    }
+
+    func saveQueuedOperations(_ operations: [PendingOperation]) throws {
+        try run { try SQLiteOperationTable.save(operations, in: storage.database) }
+    }
+
+    func removeQueuedOperations(_ operations: [PendingOperation]) throws {
+        try run { try SQLiteOperationTable.remove(operations, in: storage.database) }
+    }
+
     private func run<Result>(_ body: () throws -> Result) throws -> Result {
         guard isActive else { throw StoreError.transactionFinished }
         return try mappingStoreErrors(body)

@@ -1,7 +1,7 @@
 import Foundation
 import SyncTables
 
-/// A store wrapper that makes the Nth `upsert` or `delete` inside a write transaction throw, to prove a
+/// A store wrapper that makes the Nth `upsert`, `delete` or queue save/remove inside a write transaction throw, to prove a
 /// write failing part-way leaves nothing behind. Only for tests named `…WithInjectedFailingStore`.
 struct FailingTransactionStore: LocalStore {
     struct InjectedFailure: Error, Equatable {}
@@ -77,5 +77,28 @@ private struct FailingTransaction: StoreTransaction {
     func delete(_ query: StoreQuery) throws -> Int {
         try counter.countCall()
         return try base.delete(query)
+    }
+
+    // The queue goes to the base store's own storage; its writes count as mutating calls too.
+    func prepareOperationQueue() throws { try base.prepareOperationQueue() }
+    func queuedOperation(table: String, itemId: String) throws -> PendingOperation? {
+        try base.queuedOperation(table: table, itemId: itemId)
+    }
+    func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation] {
+        try base.queuedOperations(selection)
+    }
+    func countQueuedOperations(_ selection: OperationSelection) throws -> Int {
+        try base.countQueuedOperations(selection)
+    }
+    func highestQueuedSequence() throws -> Int? { try base.highestQueuedSequence() }
+
+    func saveQueuedOperations(_ operations: [PendingOperation]) throws {
+        try counter.countCall()
+        try base.saveQueuedOperations(operations)
+    }
+
+    func removeQueuedOperations(_ operations: [PendingOperation]) throws {
+        try counter.countCall()
+        try base.removeQueuedOperations(operations)
     }
 }

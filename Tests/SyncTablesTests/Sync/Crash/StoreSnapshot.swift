@@ -19,13 +19,9 @@ struct StoreSnapshot {
         guard FileManager.default.fileExists(atPath: path) else { return snapshot }
         let store = try SQLiteStore(path: path)
         let defined = Set(try await store.tableDefinitions().map(\.name))
-        if defined.contains("__operations") {
-            for row in try await store.read(StoreQuery(table: "__operations")) {
-                if let table = row["tableName"]?.stringValue, let itemId = row["itemId"]?.stringValue {
-                    snapshot.pendingOperations.insert("\(table)|\(itemId)")
-                }
-            }
-        }
+        // A read through the store's queue storage inside a transaction that writes nothing.
+        let queued = try await store.write { try $0.queuedOperations(.all) }
+        snapshot.pendingOperations = Set(queued.map { "\($0.table)|\($0.itemId)" })
         if defined.contains("__config") {
             for row in try await store.read(StoreQuery(table: "__config")) {
                 if let key = row["id"]?.stringValue, let value = row["value"]?.stringValue {

@@ -1,0 +1,175 @@
+import SyncTablesSQLite
+
+/// `SQLiteStore`'s operation queue: a relational table of its own rather than a JSON row table, because
+/// every local write and every pushed operation reads and writes it.
+///
+/// The sequence is the rowid, so push order needs no index of its own, and one unique index over
+/// `(table_name, item_id)` finds an item's operation. A single local write therefore dirties two pages of
+/// the queue, where the JSON row layout (document, projected columns, key and two indexes) dirtied four.
+/// `created_at` holds ``Timestamp/ticks``; `item` the canonical JSON of a deleted item, else `NULL`.
+enum SQLiteOperationTable {
+    /// The table's name; the `__synctables_` prefix keeps it out of the user tables' namespace.
+    static let name = "__synctables_operations"
+
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
+            table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
+            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL,
+            UNIQUE (table_name, item_id));
+        """
+
+    private static let columns =
+        "sequence, operation_id, kind, table_name, item_id, item, state, version, created_at, attempts"
+    private static let saveSQL = "INSERT OR REPLACE INTO \(name) (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    private static let lookupSQL = "SELECT \(columns) FROM \(name) WHERE table_name = ? AND item_id = ?"
+    private static let removeSQL = "DELETE FROM \(name) WHERE table_name = ? AND item_id = ?"
+    private static let highestSQL = "SELECT MAX(sequence) FROM \(name)"
+
+    // MARK: Writes
+
+    static func save(_ operations: [PendingOperation], in database: Database) throws {
+        let statement = try database.cachedStatement(saveSQL)
+        defer { statement.reset() }
+        for operation in operations {
+            statement.reset()
+            try statement.bind(Int64(operation.sequence), at: 1)
+            try statement.bind(operation.id, at: 2)
+            try statement.bind(operation.kind.rawValue, at: 3)
+            try statement.bind(operation.table, at: 4)
+            try statement.bind(operation.itemId, at: 5)
+            if let item = operation.item {
+                try statement.bind(utf8: StoreCoding.canonicalJSONBytes(item), at: 6)
+            } else {
+                try statement.bind(.null, at: 6)
+            }
+            try statement.bind(operation.state.rawValue, at: 7)
+            try statement.bind(Int64(operation.version), at: 8)
+            try statement.bind(operation.createdAt.ticks, at: 9)
+            try statement.bind(Int64(operation.attempts), at: 10)
+            try statement.run()
+        }
+    }
+
+    static func remove(_ operations: [PendingOperation], in database: Database) throws {
+        let statement = try database.cachedStatement(removeSQL)
+        defer { statement.reset() }
+        for operation in operations {
+            statement.reset()
+            try statement.bind(operation.table, at: 1)
+            try statement.bind(operation.itemId, at: 2)
+            try statement.run()
+        }
+    }
+
+    // MARK: Reads
+
+    static func operation(table: String, itemId: String, in database: Database) throws -> PendingOperation? {
+        let statement = try database.cachedStatement(lookupSQL)
+        defer { statement.reset() }
+        try statement.bind(table, at: 1)
+        try statement.bind(itemId, at: 2)
+        return try statement.step() ? try operation(from: statement) : nil
+    }
+
+    static func operations(_ selection: OperationSelection, in database: Database) throws -> [PendingOperation] {
+        var found: [PendingOperation]
+        if let tables = selection.tables, let itemIds = selection.itemIds {
+            // Point lookups through the unique index: no statement grows with the number of ids.
+            found = []
+            for table in tables {
+                for itemId in itemIds {
+                    if let operation = try operation(table: table, itemId: itemId, in: database),
+                        selection.matches(operation)
+                    {
+                        found.append(operation)
+                    }
+                }
+            }
+            found.sort { $0.sequence < $1.sequence }
+        } else {
+            found = try scan(selection, in: database)
+        }
+        if let limit = selection.limit, found.count > max(0, limit) { found.removeLast(found.count - max(0, limit)) }
+        return found
+    }
+
+    static func count(_ selection: OperationSelection, in database: Database) throws -> Int {
+        if selection.itemIds == nil && selection.operationId == nil && (selection.tables?.count ?? 0) <= 1 {
+            var sql = "SELECT COUNT(*) FROM \(name) WHERE sequence > ?"
+            var values: [SQLiteValue] = [.integer(Int64(selection.afterSequence ?? Int(Int64.min)))]
+            if let table = selection.tables?.first {
+                sql += " AND table_name = ?"
+                values.append(.text(table))
+            }
+            guard case .integer(let total) = try database.scalar(sql, values) else { return 0 }
+            return selection.limit.map { min(Int(total), max(0, $0)) } ?? Int(total)
+        }
+        return try operations(selection, in: database).count
+    }
+
+    static func highestSequence(in database: Database) throws -> Int? {
+        guard case .integer(let highest) = try database.scalar(highestSQL) else { return nil }
+        return Int(highest)
+    }
+
+    /// Walks the queue in sequence order from `afterSequence`, filtering in Swift, up to the limit.
+    private static func scan(_ selection: OperationSelection, in database: Database) throws -> [PendingOperation] {
+        var sql = "SELECT \(columns) FROM \(name) WHERE sequence > ?"
+        var values: [SQLiteValue] = [.integer(Int64(selection.afterSequence ?? Int(Int64.min)))]
+        if let tables = selection.tables, tables.count == 1, let table = tables.first {
+            sql += " AND table_name = ?"
+            values.append(.text(table))
+        }
+        if let operationId = selection.operationId {
+            sql += " AND operation_id = ?"
+            values.append(.text(operationId))
+        }
+        sql += " ORDER BY sequence"
+        let statement = try database.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(values)
+        var found: [PendingOperation] = []
+        while try statement.step() {
+            let operation = try operation(from: statement)
+            guard selection.matches(operation) else { continue }
+            found.append(operation)
+            if let limit = selection.limit, found.count >= limit { break }
+        }
+        return found
+    }
+
+    private static func operation(from statement: Statement) throws -> PendingOperation {
+        let sequence = statement.integer(at: 0)
+        func corrupt(_ column: String) -> SyncError {
+            .corruptSystemTable(table: name, message: "operation \(sequence) has a missing or invalid '\(column)'")
+        }
+        guard let id = statement.text(at: 1) else { throw corrupt("operation_id") }
+        guard let kind = statement.text(at: 2).flatMap(OperationKind.init(rawValue:)) else { throw corrupt("kind") }
+        guard let table = statement.text(at: 3) else { throw corrupt("table_name") }
+        guard let itemId = statement.text(at: 4) else { throw corrupt("item_id") }
+        var item: JSONObject?
+        if case .text = statement.value(at: 5) {
+            do {
+                item = try statement.withUTF8Bytes(at: 5) { try StoreCoding.object(utf8: $0) }
+            } catch {
+                throw corrupt("item")
+            }
+        }
+        guard let state = statement.text(at: 6).flatMap(OperationState.init(rawValue:)) else {
+            throw corrupt("state")
+        }
+        return PendingOperation(
+            id: id,
+            sequence: Int(sequence),
+            kind: kind,
+            table: table,
+            itemId: itemId,
+            item: item,
+            state: state,
+            version: Int(statement.integer(at: 7)),
+            createdAt: Timestamp(ticks: statement.integer(at: 8)),
+            attempts: Int(statement.integer(at: 9))
+        )
+    }
+}
