@@ -55,6 +55,8 @@ package final class Database {
     private var handle: OpaquePointer?
     private var statementCache: [String: Statement] = [:]
     private var savepointDepth = 0
+    /// The commit hook installed by ``setWALCommitHook(_:)``, kept alive as long as the connection.
+    var walCommitHook: WALCommitHook?
 
     /// Opens (and by default creates) the database at `path`; `":memory:"` opens a private in-memory one.
     package init(path: String, flags: OpenFlags = .standard) throws(SQLiteError) {

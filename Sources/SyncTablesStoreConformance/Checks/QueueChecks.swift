@@ -22,7 +22,8 @@ enum QueueChecks {
             try transaction.saveQueuedOperations([
                 operation(5, "B", "b2"),
                 operation(1, "A", "a1"),
-                operation(3, "B", "b1", kind: .delete, item: Build.object(["id": .string("b1"), "text": .string("x'\u{0}y")])),
+                operation(
+                    3, "B", "b1", kind: .delete, item: Build.object(["id": .string("b1"), "text": .string("x'\u{0}y")])),
                 operation(2, "A", "a2", kind: .update),
                 operation(4, "A", "a|3"),
             ])
@@ -40,7 +41,8 @@ enum QueueChecks {
             try Expect.equal(sequences(all), [1, 2, 3, 4, 5], "order")
             try Expect.equal(
                 all[2],
-                operation(3, "B", "b1", kind: .delete, item: Build.object(["id": .string("b1"), "text": .string("x'\u{0}y")])),
+                operation(
+                    3, "B", "b1", kind: .delete, item: Build.object(["id": .string("b1"), "text": .string("x'\u{0}y")])),
                 "a delete with its item")
             let found = try await store.write { try $0.queuedOperation(table: "A", itemId: "a|3") }
             try Expect.equal(found, operation(4, "A", "a|3"), "lookup by table and item id")

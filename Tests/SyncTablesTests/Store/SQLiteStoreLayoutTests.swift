@@ -111,3 +111,18 @@ private func currentThreadMarker() -> String? {
     }
     #expect(isolated)
 }
+
+/// The page cache is 16 MiB unless configured; `synchronous` follows the configuration too.
+@Test(arguments: [nil, 1_024])
+func theConnectionUsesTheConfiguredCacheSize(cacheSizeKiB: Int?) async throws {
+    let directory = try TemporaryDirectory()
+    var configuration = SQLiteStore.Configuration(synchronous: .full)
+    if let cacheSizeKiB { configuration.cacheSizeKiB = cacheSizeKiB }
+    let store = try SQLiteStore(path: directory.newDatabasePath(), configuration: configuration)
+    let (cache, synchronous) = try await store.withDatabase { database in
+        (try database.scalar("PRAGMA cache_size"), try database.scalar("PRAGMA synchronous"))
+    }
+    #expect(cache == .integer(-Int64(cacheSizeKiB ?? 16_384)))
+    #expect(synchronous == .integer(2))  // FULL
+    try await store.close()
+}

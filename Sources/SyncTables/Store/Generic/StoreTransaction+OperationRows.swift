@@ -2,16 +2,19 @@
 /// `<table>|<itemId>` and indexed by `(tableName, itemId)` and `sequence`, written and read through the
 /// transaction's generic table members. Any store gets a working queue from it.
 extension StoreTransaction {
+    /// Defines the `__operations` table.
     public func prepareOperationQueue() throws {
         try defineTable(SystemTables.operationsDefinition)
     }
 
+    /// Looks the operation up by its row key `<table>|<itemId>`.
     public func queuedOperation(table: String, itemId: String) throws -> PendingOperation? {
         let key = PendingOperation.rowKey(table: table, itemId: itemId)
         guard let row = try lookup(table: SystemTables.operations, id: key) else { return nil }
         return try PendingOperation(row: row)
     }
 
+    /// Reads the selected rows, ordered by `sequence`.
     public func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation] {
         let query = StoreQuery(
             table: SystemTables.operations,
@@ -22,6 +25,7 @@ extension StoreTransaction {
         return try read(query).map { try PendingOperation(row: $0) }
     }
 
+    /// Counts the selected rows.
     public func countQueuedOperations(_ selection: OperationSelection) throws -> Int {
         let query = StoreQuery(
             table: SystemTables.operations,
@@ -31,6 +35,7 @@ extension StoreTransaction {
         return try count(query)
     }
 
+    /// Reads the row with the highest `sequence`.
     public func highestQueuedSequence() throws -> Int? {
         let query = StoreQuery(
             table: SystemTables.operations,
@@ -40,11 +45,13 @@ extension StoreTransaction {
         return try read(query).first.map { try PendingOperation(row: $0).sequence }
     }
 
+    /// Upserts one row per operation.
     public func saveQueuedOperations(_ operations: [PendingOperation]) throws {
         guard !operations.isEmpty else { return }
         try upsert(table: SystemTables.operations, items: operations.map(\.row))
     }
 
+    /// Deletes the operations' rows by key.
     public func removeQueuedOperations(_ operations: [PendingOperation]) throws {
         guard !operations.isEmpty else { return }
         let keys = operations.map { PendingOperation.rowKey(table: $0.table, itemId: $0.itemId) }

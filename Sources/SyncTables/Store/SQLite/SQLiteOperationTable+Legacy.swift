@@ -19,7 +19,8 @@ extension SQLiteOperationTable {
             do {
                 row = try rows.withUTF8Bytes(at: 0) { try StoreCoding.object(utf8: $0) }
             } catch {
-                throw SyncError.corruptSystemTable(table: legacyTable, message: "a queued operation is not JSON: \(error)")
+                throw SyncError.corruptSystemTable(
+                    table: legacyTable, message: "a queued operation is not JSON: \(error)")
             }
             operations.append(try PendingOperation(row: row))
         }

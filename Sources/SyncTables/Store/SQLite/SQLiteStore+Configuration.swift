@@ -19,11 +19,20 @@ extension SQLiteStore {
         public var busyTimeoutMilliseconds: Int32
         /// The durability level of commits.
         public var synchronous: Synchronous
+        /// The most memory the connection's page cache may use, in KiB (`PRAGMA cache_size = -N`).
+        ///
+        /// The default, 16 MiB, holds the pages a batch of ten thousand small items dirties, so a large
+        /// transaction does not spill half-written pages to the log and read them back (SQLite's own
+        /// default is 2 MiB). The cache fills only as pages are used.
+        public var cacheSizeKiB: Int
 
         /// Creates a configuration.
-        public init(busyTimeoutMilliseconds: Int32 = 5_000, synchronous: Synchronous = .normal) {
+        public init(
+            busyTimeoutMilliseconds: Int32 = 5_000, synchronous: Synchronous = .normal, cacheSizeKiB: Int = 16_384
+        ) {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.synchronous = synchronous
+            self.cacheSizeKiB = cacheSizeKiB
         }
     }
 }

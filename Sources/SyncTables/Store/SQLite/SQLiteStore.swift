@@ -18,6 +18,8 @@ public actor SQLiteStore: LocalStore {
     private var storage: SQLiteStorage?
     /// Serves ``lookup(table:id:)`` on the caller's thread; `nil` for an in-memory database.
     private nonisolated let lookupConnection: SQLiteLookupConnection?
+    /// Checkpoints the write-ahead log off the store's thread; `nil` for an in-memory database.
+    private nonisolated let checkpointer: SQLiteCheckpointer?
 
     /// The actor runs every call on its dedicated thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -55,6 +57,13 @@ public actor SQLiteStore: LocalStore {
             try? SQLiteLookupConnection(
                 path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, prepare: prepareConnection)
         lookupConnection?.setTables(Self.lookupStatements(storage.catalog))
+        // Also only a shortcut: without it SQLite checkpoints inside commits, as it does by default.
+        self.checkpointer =
+            try? SQLiteCheckpointer(
+                path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, prepare: prepareConnection)
+        if let checkpointer {
+            try mappingStoreErrors { try storage.database.setWALCommitHook(checkpointer.commitHook()) }
+        }
     }
 
     /// A store in a private in-memory database, gone when the store is released.
@@ -64,6 +73,7 @@ public actor SQLiteStore: LocalStore {
 
     deinit {
         executor.shutdown()
+        checkpointer?.stop()
     }
 
     // MARK: LocalStore
@@ -125,14 +135,18 @@ public actor SQLiteStore: LocalStore {
         guard let storage else { return }
         self.storage = nil
         lookupConnection?.close()
+        // The store's connection closes last, so it checkpoints the whole log and removes it.
+        checkpointer?.stop()
         try mappingStoreErrors { try storage.database.close() }
     }
 
     /// Runs `body` on the open connection, on the store's thread (for example to change SQLCipher's key).
     package func withDatabase<Result: Sendable>(_ body: (Database) throws -> Result) throws -> Result {
         let database = try openStorage().database
-        // The body may change what a connection needs (SQLCipher's key): lookups go back to this connection.
+        // The body may change what a connection needs (SQLCipher's key): lookups go back to this connection,
+        // and checkpoints into its commits.
         lookupConnection?.close()
+        checkpointer?.stop()
         return try mappingStoreErrors { try body(database) }
     }
 
@@ -174,6 +188,7 @@ public actor SQLiteStore: LocalStore {
             }
             if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
             try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+            try database.execute("PRAGMA cache_size = -\(max(0, configuration.cacheSizeKiB))")
             return try SQLiteStorage(database: database)
         }
     }

@@ -1,0 +1,93 @@
+import Foundation
+import SyncTablesSQLite
+import Testing
+
+@testable import SyncTables
+
+/// The write-ahead log is checkpointed off the store's thread and never grows without bound.
+@Suite("SQLite checkpoints")
+struct SQLiteCheckpointTests {
+    /// Rows of about 4 KB, so each one fills a page of the log.
+    private func writeLargeRows(_ store: SQLiteStore, count: Int, prefix: String) async throws {
+        let text = String(repeating: "x", count: 4000)
+        for start in stride(from: 0, to: count, by: 50) {
+            try await store.write { transaction in
+                let rows = (start..<min(count, start + 50)).map {
+                    JSONObject(["id": .string("\(prefix)\($0)"), "text": .string(text)])
+                }
+                try transaction.upsert(table: "Big", items: rows)
+            }
+        }
+    }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    @Test func theLogIsCheckpointedInTheBackgroundAndStaysBounded() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        try await store.defineTable(TableDefinition(name: "Big"))
+        try await writeLargeRows(store, count: 6000, prefix: "a")
+
+        // Checkpoints copied the rows into the database file itself, while the log stayed below the size
+        // at which commits checkpoint themselves (plus the last batch).
+        let pageSize = 4096
+        let bound = Int(SQLiteCheckpointer.inlinePages) * pageSize + 200 * pageSize
+        #expect(fileSize(path + "-wal") < bound)
+        var copied = false
+        for _ in 0..<200 where !copied {
+            copied = fileSize(path) > 3000 * pageSize
+            if !copied { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(copied, "the database file holds the checkpointed rows")
+        #expect(try await store.count(StoreQuery(table: "Big")) == 6000)
+
+        // Closing checkpoints the rest and removes the log; every row is in the database file.
+        try await store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let reopened = try SQLiteStore(path: path)
+        #expect(try await reopened.count(StoreQuery(table: "Big")) == 6000)
+        try await reopened.close()
+    }
+
+    @Test func withoutTheCheckpointThreadCommitsCheckpointThemselves() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        try await store.defineTable(TableDefinition(name: "Big"))
+        // Handing out the connection stops the checkpoint thread (a rekey needs that).
+        try await store.withDatabase { _ in }
+        try await writeLargeRows(store, count: 6000, prefix: "b")
+        // SQLite's own rule applies again: a checkpoint about every 1000 pages, inside the commit.
+        #expect(fileSize(path + "-wal") < (Int(SQLiteCheckpointer.backgroundPages) + 200) * 4096)
+        #expect(fileSize(path) > 3000 * 4096)
+        try await store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func aCheckpointRacingWritesLosesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let context = try await SyncContext(store: try SQLiteStore(path: path))
+        let table = try await context.table(JSONObject.self, named: "Note")
+        let text = String(repeating: "y", count: 2000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for index in 0..<500 {
+                        try await table.insert(
+                            JSONObject(["id": .string("w\(writer)-\(index)"), "text": .string(text)]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await context.close()
+        let reopened = try await SyncContext(store: try SQLiteStore(path: path))
+        #expect(try await reopened.table(JSONObject.self, named: "Note").query().fetchCount() == 2000)
+        #expect(try await reopened.pendingOperationCount() == 2000)
+        try await reopened.close()
+    }
+}
