@@ -24,7 +24,7 @@
             let counts = try EncryptedSQLiteStore.encryptPlainDatabase(
                 at: plainPath, to: encryptedPath, key: .passphrase(Fixtures.passphrase))
             #expect(counts["Todo"] == 200)
-            #expect(counts["__operations"] == 200)
+            #expect(counts["__synctables_operations"] == 200)
             #expect(counts["__errors"] == 0)
             #expect(counts["__config"] != nil)
 
@@ -51,7 +51,7 @@
 
             let counts = try EncryptedSQLiteStore.decryptDatabase(
                 at: encryptedPath, key: .raw(Fixtures.rawKey), to: decryptedPath)
-            #expect(counts["Todo"] == 200 && counts["__operations"] == 200)
+            #expect(counts["Todo"] == 200 && counts["__synctables_operations"] == 200)
 
             let bytes = try Data(contentsOf: URL(fileURLWithPath: decryptedPath))
             #expect(bytes.starts(with: Array("SQLite format 3\0".utf8)))
