@@ -26,14 +26,14 @@ extension SyncContext {
         return try await body()
     }
 
-    /// Marks an item as being pushed; local writes to it wait until ``endFlight(table:itemId:)``.
-    func beginFlight(table: String, itemId: String) {
-        inFlightItems.insert(PendingOperation.rowKey(table: table, itemId: itemId))
-    }
-
-    /// Ends an item's push and wakes the writers waiting for it.
-    func endFlight(table: String, itemId: String) {
-        inFlightItems.remove(PendingOperation.rowKey(table: table, itemId: itemId))
+    /// Ends an item's push (begun when push claimed its operation, see ``InFlightItems``) and wakes the
+    /// writers waiting for it; with no item, ends every flight (after a claim that failed).
+    func endFlight(table: String? = nil, itemId: String? = nil) {
+        if let table, let itemId {
+            inFlightItems.remove(table: table, itemId: itemId)
+        } else {
+            inFlightItems.removeAll()
+        }
         let waiters = inFlightWaiters
         inFlightWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
@@ -41,9 +41,8 @@ extension SyncContext {
 
     /// Waits while any of these items is being pushed, so a local edit never races the server's answer.
     func waitUntilNotInFlight(table: String, itemIds: some Sequence<String>) async {
-        guard !inFlightItems.isEmpty else { return }
-        let keys = itemIds.map { PendingOperation.rowKey(table: table, itemId: $0) }
-        while keys.contains(where: inFlightItems.contains) {
+        let itemIds = Array(itemIds)
+        while inFlightItems.containsAny(table: table, itemIds: itemIds) {
             await withCheckedContinuation { inFlightWaiters.append($0) }
         }
     }

@@ -39,7 +39,7 @@ public actor SyncContext {
     // Sync actions run one at a time; items being pushed block local writes to them.
     var syncActionRunning = false
     var syncActionWaiters: [CheckedContinuation<Void, Never>] = []
-    var inFlightItems: Set<String> = []
+    nonisolated let inFlightItems = InFlightItems()
     var inFlightWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Opens a context on `store`, creating or migrating the system tables.
@@ -155,10 +155,24 @@ public actor SyncContext {
         if !dateProperties.isEmpty {
             try await define(table, dateProperties: dateProperties)
         }
-        await waitUntilNotInFlight(table: table, itemIds: changes.lazy.map(\.itemId))
         let writer = LocalWriteTransaction(table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
-        let rows = try await SyncError.mapping {
-            try await store.write { transaction in try writer.apply(changes, in: transaction) }
+        let itemIds = changes.map(\.itemId)
+        let inFlightItems = self.inFlightItems
+        var rows: [JSONObject?]
+        while true {
+            await waitUntilNotInFlight(table: table, itemIds: itemIds)
+            do {
+                rows = try await store.write { transaction in
+                    // Checked again inside the transaction: a push may have claimed an item meanwhile.
+                    if inFlightItems.containsAny(table: table, itemIds: itemIds) { throw ItemsInFlight() }
+                    return try writer.apply(changes, in: transaction)
+                }
+                break
+            } catch is ItemsInFlight {
+                continue
+            } catch {
+                throw SyncError(converting: error)
+            }
         }
         publish(changes, table: table)
         changeNotifier.notify(table)

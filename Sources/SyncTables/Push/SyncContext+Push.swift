@@ -39,18 +39,22 @@ extension SyncContext {
                 status = .cancelled
                 break
             }
-            let next: PendingOperation?
+            let claim: OperationQueue.Claim?
             do {
-                next = try await queue.next(after: lastSequence, tables: tables)
+                let inFlightItems = self.inFlightItems
+                claim = try await queue.claimNext(after: lastSequence, tables: tables) { operation in
+                    inFlightItems.insert(table: operation.table, itemId: operation.itemId)
+                }
             } catch {
+                endFlight()  // the claim rolled back, whatever it had marked
                 (status, reason) = (.abortedStore, String(describing: error))
                 break
             }
-            guard let operation = next else { break }
+            guard let claim else { break }
+            let operation = claim.operation
             lastSequence = operation.sequence
 
-            beginFlight(table: operation.table, itemId: operation.itemId)
-            let step = await push(operation, pushId: pushId, sender: sender, mayRetry: !retried.contains(operation.id))
+            let step = await push(claim, pushId: pushId, sender: sender, mayRetry: !retried.contains(operation.id))
             endFlight(table: operation.table, itemId: operation.itemId)
 
             switch step {
@@ -83,27 +87,17 @@ extension SyncContext {
 
     /// Pushes one operation and commits its outcome.
     private func push(
-        _ queued: PendingOperation,
+        _ claim: OperationQueue.Claim,
         pushId: String,
         sender: OperationSender,
         mayRetry: Bool
     ) async -> PushStep {
-        let item: JSONObject
-        let operation: PendingOperation
-        do {
-            if queued.kind == .delete {
-                item = queued.item ?? JSONObject(["id": .string(queued.itemId)])
-            } else if let row = try await store.lookup(table: queued.table, id: queued.itemId) {
-                item = row
-            } else {
-                // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
-                return await recordOrAbort(
-                    queued, pushId: pushId, item: JSONObject(["id": .string(queued.itemId)]), status: nil,
-                    message: "the local row of this \(queued.kind) is missing")
-            }
-            operation = try await queue.markAttempted(queued)
-        } catch {
-            return .abort(.abortedStore, reason: String(describing: error))
+        let operation = claim.operation
+        guard let item = claim.item else {
+            // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
+            return await recordOrAbort(
+                operation, pushId: pushId, item: JSONObject(["id": .string(operation.itemId)]), status: nil,
+                message: "the local row of this \(operation.kind) is missing")
         }
 
         let request = PushOperation(

@@ -9,6 +9,45 @@ extension OperationQueue {
         try await read { try Self.next(after: sequence, tables: tables, in: $0) }
     }
 
+    /// What ``claimNext(after:tables:markInFlight:)`` found: the operation and the item to send.
+    struct Claim: Sendable {
+        /// The operation, marked attempted when `item` is present.
+        var operation: PendingOperation
+        /// The local row (inserts, updates) or the deleted item; `nil` when the local row is missing.
+        var item: JSONObject?
+    }
+
+    /// Takes the next operation for sending, in one transaction: reads it and its item, calls
+    /// `markInFlight` (so a local write committing later sees it), and marks it attempted.
+    ///
+    /// One transaction instead of three store calls per pushed operation. When the local row of an insert
+    /// or update is missing the operation is left as it is and the claim has no item.
+    func claimNext(
+        after sequence: Int,
+        tables: Set<String>?,
+        markInFlight: @escaping @Sendable (PendingOperation) -> Void
+    ) async throws -> Claim? {
+        try await SyncError.mapping {
+            try await store.write { transaction -> Claim? in
+                guard var operation = try Self.next(after: sequence, tables: tables, in: transaction) else {
+                    return nil
+                }
+                markInFlight(operation)
+                let item: JSONObject?
+                if operation.kind == .delete {
+                    item = operation.item ?? JSONObject(["id": .string(operation.itemId)])
+                } else {
+                    item = try transaction.lookup(table: operation.table, id: operation.itemId)
+                }
+                guard item != nil else { return Claim(operation: operation, item: nil) }
+                operation.state = .attempted
+                operation.attempts += 1
+                try Self.save([operation], in: transaction)
+                return Claim(operation: operation, item: item)
+            }
+        }
+    }
+
     /// Every operation (or those of some tables) in queue order.
     func operations(tables: Set<String>? = nil) async throws -> [PendingOperation] {
         try await read { try $0.queuedOperations(OperationSelection(tables: tables)) }

@@ -274,3 +274,43 @@ struct StampingHandler: PushHandler {
         await log.completed(status, errors: errors.count)
     }
 }
+
+extension WireTraceTests {
+    /// A delete that passed the in-flight check just before push claimed the item's insert must not cancel
+    /// the insert on the wire: its transaction sees the claim, rolls back, waits, and then queues a delete.
+    @Test func aDeleteLinedUpBehindTheClaimWaitsForThePushWithInjectedGate() async throws {
+        try await SyncHarness.with { harness in
+            let store = GatedStore(base: try SQLiteStore(path: harness.directory.newDatabasePath()))
+            let context = try await SyncContext(store: store, client: SyncClient(url: harness.url))
+            let todos = try await context.table(TodoItem.self)
+            try await todos.insert(TodoItem(id: "a", text: "first"))
+            try await harness.controls.addFault(
+                FaultRule(method: "POST", path: "/tables/TodoItem", action: .delay(milliseconds: 300)))
+            _ = try await harness.takeRequests()
+
+            store.gate.arm()
+            let deleted = TestFlag()
+            let delete = Task {
+                try await todos.delete(id: "a")
+                deleted.set()
+            }
+            while !store.gate.hasArrival { try await Task.sleep(for: .milliseconds(2)) }
+            let push = Task { try await context.push() }
+            while try await harness.controls.requests().isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+            store.gate.release()  // the delete's transaction now runs while the insert is on the wire
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(!deleted.isSet, "the delete waits while the insert is on the wire")
+
+            _ = try await push.value
+            try await delete.value
+            #expect(try await harness.serverItem("a")?["text"] == "first")
+            #expect(try await context.pendingOperations().map(\.kind) == [.delete])
+            _ = try await harness.takeRequests()
+
+            try await context.push()
+            let requests = try await harness.takeRequests()
+            #expect(requests.map { "\($0.method) \($0.path)" } == ["DELETE /tables/TodoItem/a"])
+            try await context.close()
+        }
+    }
+}
