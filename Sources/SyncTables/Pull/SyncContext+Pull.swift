@@ -74,31 +74,43 @@ extension SyncContext {
         var token = try await deltaToken(key: key) ?? .epoch
         var skip = 0
         var summary = PullSummary()
-        while true {
-            try Self.stopIfCancelled()
-            let request = try plan.incrementalRequest(since: token, skip: skip)
-            let page = try await SyncError.mapping {
-                try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
-            }
-            summary.requests += 1
-            if page.items.isEmpty { break }
+        try Self.stopIfCancelled()
+        var page = try await Self.fetch(plan.incrementalRequest(since: token, skip: skip), plan: plan, client: client)
+        summary.requests += 1
+        while !page.items.isEmpty {
             // Records skipped for pending operations count too, or a lone skipped record at the
             // watermark would be fetched forever (§5.7).
             let newest = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.init(parsing:)) }.max()
             let advanced = newest.map { $0 > token } ?? false
             let pageToken = advanced ? newest : nil
+            let (nextToken, nextSkip) = pageToken.map { ($0, 0) } ?? (token, skip + page.items.count)
+            // The next request depends on this page alone, so the server prepares it while this page
+            // commits. If the commit fails the request is cancelled; if the request fails, this page and
+            // its token are committed already.
+            let nextRequest = try plan.incrementalRequest(since: nextToken, skip: nextSkip)
+            async let nextPage = Self.fetch(nextRequest, plan: plan, client: client)
             try await apply(
                 PullPage(table: plan.table, records: page.items, token: pageToken.map { (key, $0) }),
                 to: &summary, queryId: queryId)
-            if let pageToken {
-                token = pageToken
-                skip = 0
-            } else {
-                skip += page.items.count
-            }
+            (token, skip) = (nextToken, nextSkip)
+            try Self.stopIfCancelled()
+            page = try await nextPage
+            summary.requests += 1
         }
         summary.deltaToken = token
         return summary
+    }
+
+    /// One incremental page request, run on the shared pool: its response is parsed beside the store's
+    /// thread, which is busy committing the page before it.
+    private static func fetch(_ request: TableQuery, plan: PullPlan, client: SyncClient) async throws(SyncError)
+        -> RemotePage
+    {
+        try await SyncError.mapping {
+            try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
+            }
+        }
     }
 
     private func apply(_ page: PullPage, to summary: inout PullSummary, queryId: String?) async throws {

@@ -29,6 +29,14 @@ public protocol LocalStore: Sendable {
     /// The rows matching a query, in its order.
     func read(_ query: StoreQuery) async throws -> [JSONObject]
 
+    /// The rows matching a query, in its order, each as compact JSON text with sorted keys (the form
+    /// ``JSONObject/jsonBytes`` writes): for passing rows on, as a server does, without decoding them.
+    ///
+    /// The default implementation encodes what ``read(_:)`` returns. `SQLiteStore` returns the stored
+    /// text as it is, which it wrote in that form; it does not parse it again, so a file edited by hand
+    /// can yield text that ``read(_:)`` would report as ``StoreError/invalidStoredData(table:id:message:)``.
+    func readJSON(_ query: StoreQuery) async throws -> [[UInt8]]
+
     /// The number of rows matching a query's filter (limit and offset apply).
     func count(_ query: StoreQuery) async throws -> Int
 
@@ -55,6 +63,11 @@ public protocol LocalStore: Sendable {
 extension LocalStore {
     /// Stores without an executor of their own run wherever their caller runs.
     public var preferredTaskExecutor: (any TaskExecutor)? { nil }
+
+    /// Encodes the rows ``read(_:)`` returns.
+    public func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
+        try await read(query).map(\.jsonBytes)
+    }
 }
 
 /// The reads and writes available inside ``LocalStore/write(_:)``; every change commits with the rest.

@@ -114,6 +114,11 @@
             try await store.read(query)
         }
 
+        /// The rows matching a query as their stored JSON text (see ``LocalStore/readJSON(_:)``).
+        public func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
+            try await store.readJSON(query)
+        }
+
         /// The number of rows a query selects.
         public func count(_ query: StoreQuery) async throws -> Int {
             try await store.count(query)

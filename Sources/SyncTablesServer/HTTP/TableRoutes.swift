@@ -25,14 +25,7 @@ struct TableRoutes {
                 fallbackAuthority: localAuthority
             )
             if let link, let name = HTTPField.Name("Link") { headers[name] = link }
-            let items = JSONValue.array(page.items.map(JSONValue.object))
-            let value: JSONValue =
-                if let count = page.count {
-                    .object(JSONObject(["results": items, "count": .integer(Int64(count))]))
-                } else {
-                    items
-                }
-            return JSONResponse.json(value, status: .ok, headers: headers)
+            return JSONResponse.page(page.items, count: page.count, headers: headers)
         case .post:
             let item = try await tables.insert(table: table, item: try ItemBody.object(from: body))
             return JSONResponse.item(item, status: .created)

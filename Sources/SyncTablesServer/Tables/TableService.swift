@@ -140,11 +140,14 @@ struct TableService: Sendable {
         let take = min(pageSize, options.top)
         let query = StoreQuery(
             table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
-        var items = try await store.read(query)
-        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
+        let items: [[UInt8]]
         if let select = options.select {
-            items = items.map { Self.project($0, onto: select) }
+            items = try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
+        } else {
+            // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
+            items = try await store.readJSON(query)
         }
+        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
         return QueryPage(items: items, count: count, take: take)
     }
 
@@ -208,8 +211,8 @@ struct TableService: Sendable {
 
 /// One page of a query response.
 struct QueryPage: Sendable {
-    /// The rows, at most `take`.
-    var items: [JSONObject]
+    /// The rows as JSON text, at most `take`.
+    var items: [[UInt8]]
     /// The total number of matching rows, when `$inlinecount=allpages` asked for it.
     var count: Int?
     /// How many rows the page could hold: `min(pageSize, $top)`.

@@ -23,6 +23,31 @@ enum ValueChecks {
                 try Expect.equal(Build.ids(try await store.read(query)), [id], "filter finds \(item)")
             }
         },
+        StoreConformanceCheck(name: "readJSON gives each selected row as compact sorted JSON, in query order") {
+            makeStore in
+            let store = try await makeStore()
+            let items = [
+                Build.object([
+                    "id": .string("b"), "text": .string("say \"hi\"\u{0}\u{1F600}"), "n": .integer(-7),
+                    "x": .double(0.5), "done": .bool(true),
+                    "nested": .object(JSONObject(["z": .null, "a": .array([1, "two"])])),
+                ]),
+                Build.object(["id": .string("a"), "n": .integer(3)]),
+                Build.object(["id": .string("c"), "n": .integer(5), "text": .string("caf\u{E9}")]),
+            ]
+            try await Build.table(store, "T", items: items)
+            let query = StoreQuery(
+                table: "T", filter: .comparison(.greaterThan, .property("n"), .value(.integer(0))),
+                ordering: [SortDescriptor("n", ascending: false)])
+            let texts = try await store.readJSON(query)
+            try Expect.equal(texts, try await store.read(query).map(\.jsonBytes), "the rows read encode the same")
+            try Expect.equal(
+                texts.map { String(decoding: $0, as: UTF8.self) },
+                [#"{"id":"c","n":5,"text":"café"}"#, #"{"id":"a","n":3}"#], "text and order")
+            let all = try await store.readJSON(StoreQuery(table: "T", ordering: [SortDescriptor("id")]))
+            try Expect.equal(
+                try all.map { try JSONObject(parsing: $0) }, [items[1], items[0], items[2]], "parses back")
+        },
         StoreConformanceCheck(name: "a string of several megabytes round-trips exactly") { makeStore in
             let store = try await makeStore()
             let huge = String(repeating: "0123456789abcdef\u{E9}\u{1F600}", count: 150_000)

@@ -58,6 +58,22 @@ final class SQLiteStorage {
         }
     }
 
+    /// The stored JSON text of the matching rows, unparsed.
+    func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
+        let table = try catalog.table(named: query.table)
+        let select = try selectStatement(columns: "_json", table: table, query: query, ordered: true)
+        return try SQLiteValueSets.with(select.valueSets, in: database) {
+            let statement = try database.cachedStatement(select.sql)
+            defer { statement.reset() }
+            try statement.bind(select.bindings)
+            var rows: [[UInt8]] = []
+            while try statement.step() {
+                rows.append(statement.withUTF8Bytes(at: 0) { Array($0) })
+            }
+            return rows
+        }
+    }
+
     func count(_ query: StoreQuery) throws -> Int {
         let table = try catalog.table(named: query.table)
         var unpaged = query

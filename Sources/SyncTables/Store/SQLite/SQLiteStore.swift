@@ -94,6 +94,11 @@ public actor SQLiteStore: LocalStore {
         try mappingStoreErrors { try openStorage().read(query) }
     }
 
+    /// The rows matching a query, each as its stored JSON text (see ``LocalStore/readJSON(_:)``).
+    public func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
+        try mappingStoreErrors { try openStorage().readJSON(query) }
+    }
+
     /// The number of rows a query selects.
     public func count(_ query: StoreQuery) throws -> Int {
         try mappingStoreErrors { try openStorage().count(query) }
