@@ -88,28 +88,31 @@ extension SyncContext {
             // commits. If the commit fails the request is cancelled; if the request fails, this page and
             // its token are committed already.
             let nextRequest = try plan.incrementalRequest(since: nextToken, skip: nextSkip)
-            async let nextPage = Self.fetch(nextRequest, plan: plan, client: client)
-            try await apply(
-                PullPage(table: plan.table, records: page.items, token: pageToken.map { (key, $0) }),
-                to: &summary, queryId: queryId)
+            let current = PullPage(table: plan.table, records: page.items, token: pageToken.map { (key, $0) })
+            page = try await withThrowingTaskGroup(of: RemotePage.self) { group in
+                // On the shared pool from its first instruction: a child would otherwise wait for the store's
+                // thread, which this task keeps busy with the commit.
+                group.addTask(executorPreference: globalConcurrentExecutor) {
+                    try await Self.fetch(nextRequest, plan: plan, client: client)
+                }
+                try await apply(current, to: &summary, queryId: queryId)
+                try Self.stopIfCancelled()
+                guard let next = try await group.next() else { throw SyncError.cancelled }
+                return next
+            }
             (token, skip) = (nextToken, nextSkip)
-            try Self.stopIfCancelled()
-            page = try await nextPage
             summary.requests += 1
         }
         summary.deltaToken = token
         return summary
     }
 
-    /// One incremental page request, run on the shared pool: its response is parsed beside the store's
-    /// thread, which is busy committing the page before it.
+    /// One incremental page request.
     private static func fetch(_ request: TableQuery, plan: PullPlan, client: SyncClient) async throws(SyncError)
         -> RemotePage
     {
         try await SyncError.mapping {
-            try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
-            }
+            try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
         }
     }
 
