@@ -45,30 +45,47 @@ extension SyncContext {
     private func pullFully(_ plan: PullPlan, client: SyncClient) async throws -> PullSummary {
         var summary = PullSummary()
         let maximum = plan.maximumRecords ?? Int.max
-        var nextLink: URL?
-        while summary.received < maximum {
-            try Self.stopIfCancelled()
-            let top = min(plan.pageSize, maximum - summary.received)
-            let page: RemotePage
-            if let link = nextLink {
-                page = try await SyncError.mapping { try await client.query(url: link, features: [.offline]) }
-            } else {
-                let request = plan.request(skip: plan.startSkip + summary.received, top: top)
-                page = try await SyncError.mapping {
-                    try await client.query(table: plan.table, query: request, features: [.offline])
+        guard maximum > 0 else { return summary }
+        try Self.stopIfCancelled()
+        var page = try await Self.fetchPage(
+            plan: plan, client: client, link: nil, skip: plan.startSkip, top: min(plan.pageSize, maximum))
+        summary.requests += 1
+        while !page.items.isEmpty {
+            let records = Array(page.items.prefix(maximum - summary.received))
+            let received = summary.received + records.count
+            let current = PullPage(table: plan.table, records: records, token: nil)
+            guard received < maximum else {
+                try await apply(current, to: &summary, queryId: nil)
+                break
+            }
+            let link = page.nextLink.flatMap { client.isSameOrigin($0) ? $0 : nil }
+            let (skip, top) = (plan.startSkip + received, min(plan.pageSize, maximum - received))
+            // As in an incremental pull, the next page is fetched while this one commits.
+            page = try await withThrowingTaskGroup(of: RemotePage.self) { group in
+                group.addTask(executorPreference: globalConcurrentExecutor) {
+                    try await Self.fetchPage(plan: plan, client: client, link: link, skip: skip, top: top)
                 }
+                try await apply(current, to: &summary, queryId: nil)
+                try Self.stopIfCancelled()
+                guard let next = try await group.next() else { throw SyncError.cancelled }
+                return next
             }
             summary.requests += 1
-            if page.items.isEmpty { break }
-            let records = Array(page.items.prefix(maximum - summary.received))
-            try await apply(PullPage(table: plan.table, records: records, token: nil), to: &summary, queryId: nil)
-            nextLink = page.nextLink.flatMap { client.isSameOrigin($0) ? $0 : nil }
         }
         return summary
     }
 
-    /// The incremental pull of §5.7: `(filter) and (updatedAt ge T)` ordered by `updatedAt`; the skip
-    /// restarts at 0 when the watermark moves and grows while a run of equal timestamps is paged through.
+    /// One page of a full pull: the server's same-origin next link when it gave one, else `$skip`/`$top`.
+    private static func fetchPage(plan: PullPlan, client: SyncClient, link: URL?, skip: Int, top: Int)
+        async throws(SyncError) -> RemotePage
+    {
+        try await SyncError.mapping {
+            if let link { return try await client.query(url: link, features: [.offline]) }
+            return try await client.query(
+                table: plan.table, query: plan.request(skip: skip, top: top), features: [.offline])
+        }
+    }
+
     private func pullIncrementally(_ plan: PullPlan, queryId: String, client: SyncClient) async throws -> PullSummary {
         let key = SystemConfig.deltaTokenKey(table: plan.table, queryId: queryId)
         var token = try await deltaToken(key: key) ?? .epoch
