@@ -14,6 +14,8 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     package let message: String
     /// The statement that failed, when there was one.
     package let sql: String?
+    /// `true` for a violated constraint (`SQLITE_CONSTRAINT`: primary key, unique, not null, check).
+    package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
     /// Creates an error from its parts.
     package init(extendedCode: Int32, message: String, sql: String? = nil) {

@@ -120,7 +120,16 @@ final class SQLiteStorage {
                     touched = Array(repeating: false, count: statements.count)
                     _ = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
                 }
-                try statements[0].run()
+                do {
+                    try statements[0].run()
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    // The row exists: rewrite it with the same values.
+                    var replacing = statements
+                    replacing[0] = try database.cachedStatement(table.replaceSQL)
+                    _ = try bind(item, id: id, json: json, to: replacing, touched: &touched, table: table)
+                    try replacing[0].run()
+                    statements[0].reset()
+                }
                 for index in statements.indices.dropFirst() where touched[index] {
                     try statements[index].bind(id, at: 1)
                     try statements[index].run()

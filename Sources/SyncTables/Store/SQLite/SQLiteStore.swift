@@ -194,6 +194,9 @@ public actor SQLiteStore: LocalStore {
             if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
             try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
             try database.execute("PRAGMA cache_size = -\(max(0, configuration.cacheSizeKiB))")
+            // Statement and savepoint journals in memory: every insert inside a transaction keeps one, and
+            // on disk SQLCipher encrypted each journaled page (ten page encryptions per batched item).
+            try database.execute("PRAGMA temp_store = MEMORY")
             return try SQLiteStorage(database: database)
         }
     }

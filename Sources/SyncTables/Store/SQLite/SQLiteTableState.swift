@@ -87,13 +87,24 @@ struct SQLiteTableState: Sendable {
         columns.values.sorted { $0.ordinal < $1.ordinal }
     }
 
-    /// The statements that write one item, in order: an `INSERT OR REPLACE` over `id`, `_json` and the first
-    /// projected columns (so a row replaces the whole stored row and absent properties become NULL), then
-    /// for very wide tables one `UPDATE … WHERE id = ?1` per further group of columns.
+    /// The statements that write one item, in order: an `INSERT` over `id`, `_json` and the first projected
+    /// columns, then for very wide tables one `UPDATE … WHERE id = ?1` per further group of columns.
+    ///
+    /// When the row exists the `INSERT` fails on the primary key and ``replaceSQL`` runs in its place with
+    /// the same parameters. Not `INSERT OR REPLACE`: under SQLCipher a replacing insert cost four to five
+    /// times a plain one even when no row existed (measured with the `sqlcipher` tool: 20,000 rows in
+    /// 0.9 s against 0.21 s).
     ///
     /// Built when the columns or the definition change, not per write: every upsert needs it, and building
     /// it (sorting the columns, joining their names) cost more than binding a small row.
     private(set) var upsertSQL: [String] = []
+
+    /// Rewrites an existing row with the parameters of the first ``upsertSQL`` statement: every column of
+    /// that group is set, so properties the item no longer has become NULL, as in a replaced row.
+    var replaceSQL: String {
+        let assignments = orderedColumns.prefix(Self.insertColumns).map { "\"\($0.name)\" = ?\($0.parameter)" }
+        return "UPDATE \(quotedName) SET " + (["_json = ?2"] + assignments).joined(separator: ", ") + " WHERE id = ?1"
+    }
 
     private func makeUpsertSQL() -> [String] {
         let ordered = orderedColumns
@@ -106,7 +117,7 @@ struct SQLiteTableState: Sendable {
         let insertNames = groups[0].map { ", \"\($0.name)\"" }.joined()
         let insertParameters = String(repeating: ", ?", count: groups[0].count)
         var statements = [
-            "INSERT OR REPLACE INTO \(quotedName) (id, _json\(insertNames)) VALUES (?, ?\(insertParameters))"
+            "INSERT INTO \(quotedName) (id, _json\(insertNames)) VALUES (?, ?\(insertParameters))"
         ]
         for group in groups.dropFirst() {
             let assignments = group.map { "\"\($0.name)\" = ?\($0.parameter)" }.joined(separator: ", ")
