@@ -13,9 +13,12 @@
         /// Bytes per page. SQLCipher 3's default is 1024; 4096 encrypts and authenticates a quarter as many
         /// pages per row written and matches the plain store's page size.
         static let pageSize = 4096
-        /// The page cache in KiB. Each cache miss costs a decryption and an HMAC check, so encrypted stores
-        /// keep more pages than SQLite's 2 MB default; the cache only grows as pages are read.
-        static let cacheSizeKibibytes = 16_384
+        /// The page cache in KiB of an encrypted store's side connections (the one answering lookups, the
+        /// checkpointer). Each cache miss costs a decryption and an HMAC check, so lookups keep up to 64 MiB
+        /// of decrypted pages (measured: random lookups over 100k rows went from 0.73-0.84 of the plain
+        /// store's rate with 16 MiB to 1.1-1.4 once the pages were cached). The cache only grows as pages
+        /// are read. The store's own connection uses `SQLiteStore.Configuration.cacheSizeKiB`.
+        static let cacheSizeKibibytes = 65_536
 
         /// The statements that follow the key; the same ones make the `sqlcipher` tool read our files.
         static let pragmas = ["PRAGMA cipher_page_size = \(pageSize)"]
