@@ -110,6 +110,14 @@ enum ValueChecks {
                 try $0.upsert(table: "T", items: [Build.object(["id": .string("wide"), "p0": .integer(7)])])
             }
             try Expect.equal(try await store.count(last), 0, "a replaced row loses its old properties")
+            // Every tenth property, so that each group of columns a wide store may split the row into is hit.
+            for index in stride(from: 1, to: 1500, by: 10) {
+                let query = StoreQuery(
+                    table: "T", filter: .comparison(.equal, .property("p\(index)"), .value(.integer(Int64(index)))))
+                try Expect.equal(try await store.count(query), 0, "p\(index) of the replaced row")
+            }
+            let kept = StoreQuery(table: "T", filter: .comparison(.equal, .property("p0"), .value(.integer(7))))
+            try Expect.equal(Build.ids(try await store.read(kept)), ["wide"], "the new value")
         },
     ]
 }

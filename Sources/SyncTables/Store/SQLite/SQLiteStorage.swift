@@ -129,6 +129,9 @@ final class SQLiteStorage {
                     _ = try bind(item, id: id, json: json, to: replacing, touched: &touched, table: table)
                     try replacing[0].run()
                     statements[0].reset()
+                    // Every further group of columns too: its unbound columns must become NULL, as in a
+                    // replaced row, not keep the old values.
+                    touched = Array(repeating: true, count: touched.count)
                 }
                 for index in statements.indices.dropFirst() where touched[index] {
                     try statements[index].bind(id, at: 1)
