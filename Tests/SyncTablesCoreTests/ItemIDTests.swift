@@ -1,3 +1,4 @@
+import Foundation
 import SyncTablesCore
 import Testing
 
@@ -64,6 +65,22 @@ struct ItemIDTests {
         #expect(first.count == 36)
         #expect(first == first.lowercased())
         try ItemID.validate(first)
+    }
+
+    @Test func generatedIDsAreVersion4UUIDsAndDistinctAcrossBlocksAndThreads() async throws {
+        // More than one 4 KiB block of random bytes per task, from several tasks at once.
+        let ids = try await withThrowingTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 { group.addTask { (0..<1_000).map { _ in ItemID.generate() } } }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(Set(ids).count == 4_000)
+        for id in ids.prefix(300) {
+            let uuid = try #require(UUID(uuidString: id))
+            #expect(uuid.uuidString.lowercased() == id)
+            let characters = Array(id)
+            #expect(characters[14] == "4", "version 4")
+            #expect("89ab".contains(characters[19]), "RFC 4122 variant")
+        }
     }
 
     @Test func describesTheBrokenRule() {
