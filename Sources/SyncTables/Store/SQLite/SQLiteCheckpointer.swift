@@ -24,10 +24,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     /// Opens the checkpoint connection and starts the thread; `nil` for an in-memory database.
     init?(path: String, busyTimeoutMilliseconds: Int32, prepare: (Database) throws -> Void) throws {
-        guard path != ":memory:", !path.isEmpty else { return nil }
-        let database = try Database(path: path, flags: [.readWrite, .noMutex])
-        try prepare(database)
-        try database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        guard
+            let database = try SQLiteSideConnection.open(
+                path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, prepare: prepare)
+        else { return nil }
         self.database = database
         let thread = Thread { [self] in run() }
         thread.name = "SyncTablesWAL"

@@ -30,10 +30,10 @@ final class SQLiteLookupConnection: Sendable {
 
     /// Opens the connection, or returns `nil` when there is no file to share (an in-memory database).
     init?(path: String, busyTimeoutMilliseconds: Int32, prepare: (Database) throws -> Void) throws {
-        guard path != ":memory:", !path.isEmpty else { return nil }
-        let database = try Database(path: path, flags: [.readWrite, .noMutex])
-        try prepare(database)
-        try database.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        guard
+            let database = try SQLiteSideConnection.open(
+                path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, prepare: prepare)
+        else { return nil }
         try database.execute("PRAGMA query_only = 1")
         state = LockedState(State(database: database))
     }

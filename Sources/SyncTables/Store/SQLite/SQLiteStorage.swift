@@ -44,31 +44,27 @@ final class SQLiteStorage {
     // MARK: Reads
 
     func read(_ query: StoreQuery) throws -> [JSONObject] {
-        let table = try catalog.table(named: query.table)
-        let select = try selectStatement(columns: "_json", table: table, query: query, ordered: true)
-        return try SQLiteValueSets.with(select.valueSets, in: database) {
-            let statement = try database.cachedStatement(select.sql)
-            defer { statement.reset() }
-            try statement.bind(select.bindings)
-            var items: [JSONObject] = []
-            while try statement.step() {
-                items.append(try decode(statement, table: table, id: nil))
-            }
-            return items
-        }
+        try readRows(query) { statement, table in try decode(statement, table: table, id: nil) }
     }
 
     /// The stored JSON text of the matching rows, unparsed.
     func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
+        try readRows(query) { statement, _ in statement.withUTF8Bytes(at: 0) { Array($0) } }
+    }
+
+    /// Runs the query's `SELECT _json …` and turns each result row into a value.
+    private func readRows<Row>(_ query: StoreQuery, _ row: (Statement, SQLiteTableState) throws -> Row) throws
+        -> [Row]
+    {
         let table = try catalog.table(named: query.table)
         let select = try selectStatement(columns: "_json", table: table, query: query, ordered: true)
         return try SQLiteValueSets.with(select.valueSets, in: database) {
             let statement = try database.cachedStatement(select.sql)
             defer { statement.reset() }
             try statement.bind(select.bindings)
-            var rows: [[UInt8]] = []
+            var rows: [Row] = []
             while try statement.step() {
-                rows.append(statement.withUTF8Bytes(at: 0) { Array($0) })
+                rows.append(try row(statement, table))
             }
             return rows
         }
