@@ -72,6 +72,8 @@ enum QueueChecks {
             try Expect.equal(try await count(OperationSelection(tables: ["B"])), 2, "count one table")
             try Expect.equal(try await count(OperationSelection(tables: ["A"], limit: 2)), 2, "count with limit")
             try Expect.equal(try await count(OperationSelection(tables: ["C"])), 0, "count of an empty table")
+            try Expect.equal(try await count(OperationSelection(tables: [])), 0, "count of no tables")
+            try Expect.equal(try await select(OperationSelection(tables: [])), [], "no tables")
         },
         StoreConformanceCheck(name: "saving replaces an item's operation and removing deletes only the named items") {
             makeStore in

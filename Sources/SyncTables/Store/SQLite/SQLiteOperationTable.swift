@@ -122,7 +122,8 @@ enum SQLiteOperationTable {
     }
 
     static func count(_ selection: OperationSelection, in database: Database) throws -> Int {
-        if selection.itemIds == nil && selection.operationId == nil && (selection.tables?.count ?? 0) <= 1 {
+        if selection.itemIds == nil && selection.operationId == nil && (selection.tables.map { $0.count == 1 } ?? true)
+        {
             var sql = "SELECT COUNT(*) FROM \(name) WHERE sequence > ?"
             var values: [SQLiteValue] = [.integer(Int64(selection.afterSequence ?? Int(Int64.min)))]
             if let table = selection.tables?.first {
