@@ -40,8 +40,7 @@ extension OperationQueue {
                     item = try transaction.lookup(table: operation.table, id: operation.itemId)
                 }
                 guard item != nil else { return Claim(operation: operation, item: nil) }
-                operation.state = .attempted
-                operation.attempts += 1
+                operation.recordAttempt()
                 try Self.save([operation], in: transaction)
                 return Claim(operation: operation, item: item)
             }
@@ -67,10 +66,7 @@ extension OperationQueue {
     ///
     /// The version stays, so a push can still remove it on success; a local write meanwhile bumps it.
     func markAttempted(_ operation: PendingOperation) async throws -> PendingOperation {
-        try await changeState(of: operation) { stored in
-            stored.state = .attempted
-            stored.attempts += 1
-        }
+        try await changeState(of: operation) { stored in stored.recordAttempt() }
     }
 
     /// Marks an operation as failed after an unsuccessful attempt.

@@ -70,6 +70,12 @@ extension PendingOperation {
         static let attempts = "attempts"
     }
 
+    /// Marks the operation as being sent: state `attempted`, one more attempt. The version stays.
+    mutating func recordAttempt() {
+        state = .attempted
+        attempts += 1
+    }
+
     /// The primary key of the row holding the operation of an item: at most one operation exists per item.
     ///
     /// Table names never contain `|`, so the key is unambiguous even when the item id does.

@@ -122,18 +122,11 @@ enum SQLiteOperationTable {
     }
 
     static func count(_ selection: OperationSelection, in database: Database) throws -> Int {
-        if selection.itemIds == nil && selection.operationId == nil && (selection.tables.map { $0.count == 1 } ?? true)
-        {
-            var sql = "SELECT COUNT(*) FROM \(name) WHERE sequence > ?"
-            var values: [SQLiteValue] = [.integer(Int64(selection.afterSequence ?? Int(Int64.min)))]
-            if let table = selection.tables?.first {
-                sql += " AND table_name = ?"
-                values.append(.text(table))
-            }
-            guard case .integer(let total) = try database.scalar(sql, values) else { return 0 }
-            return selection.limit.map { min(Int(total), max(0, $0)) } ?? Int(total)
-        }
-        return try operations(selection, in: database).count
+        let conditions = sqlConditions(selection)
+        guard conditions.isExact else { return try operations(selection, in: database).count }
+        let sql = "SELECT COUNT(*) FROM \(name) WHERE \(conditions.sql)"
+        guard case .integer(let total) = try database.scalar(sql, conditions.values) else { return 0 }
+        return selection.limit.map { min(Int(total), max(0, $0)) } ?? Int(total)
     }
 
     static func highestSequence(in database: Database) throws -> Int? {
@@ -143,7 +136,27 @@ enum SQLiteOperationTable {
 
     /// Walks the queue in sequence order from `afterSequence`, filtering in Swift, up to the limit.
     private static func scan(_ selection: OperationSelection, in database: Database) throws -> [PendingOperation] {
-        var sql = "SELECT \(columns) FROM \(name) WHERE sequence > ?"
+        let conditions = sqlConditions(selection)
+        let statement = try database.cachedStatement(
+            "SELECT \(columns) FROM \(name) WHERE \(conditions.sql) ORDER BY sequence")
+        defer { statement.reset() }
+        try statement.bind(conditions.values)
+        var found: [PendingOperation] = []
+        while try statement.step() {
+            let operation = try operation(from: statement)
+            guard selection.matches(operation) else { continue }
+            found.append(operation)
+            if let limit = selection.limit, found.count >= limit { break }
+        }
+        return found
+    }
+
+    /// The part of a selection SQL expresses (sequence, a single table, the operation id), and whether that
+    /// is all of it (otherwise ``OperationSelection/matches(_:)`` checks each row).
+    private static func sqlConditions(_ selection: OperationSelection)
+        -> (sql: String, values: [SQLiteValue], isExact: Bool)
+    {
+        var sql = "sequence > ?"
         var values: [SQLiteValue] = [.integer(Int64(selection.afterSequence ?? Int(Int64.min)))]
         if let tables = selection.tables, tables.count == 1, let table = tables.first {
             sql += " AND table_name = ?"
@@ -153,18 +166,8 @@ enum SQLiteOperationTable {
             sql += " AND operation_id = ?"
             values.append(.text(operationId))
         }
-        sql += " ORDER BY sequence"
-        let statement = try database.cachedStatement(sql)
-        defer { statement.reset() }
-        try statement.bind(values)
-        var found: [PendingOperation] = []
-        while try statement.step() {
-            let operation = try operation(from: statement)
-            guard selection.matches(operation) else { continue }
-            found.append(operation)
-            if let limit = selection.limit, found.count >= limit { break }
-        }
-        return found
+        let isExact = selection.itemIds == nil && (selection.tables.map { $0.count == 1 } ?? true)
+        return (sql, values, isExact)
     }
 
     private static func operation(from statement: Statement) throws -> PendingOperation {
