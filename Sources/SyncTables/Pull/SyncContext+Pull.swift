@@ -60,17 +60,9 @@ extension SyncContext {
             }
             let link = page.nextLink.flatMap { client.isSameOrigin($0) ? $0 : nil }
             let (skip, top) = (plan.startSkip + received, min(plan.pageSize, maximum - received))
-            // As in an incremental pull, the next page is fetched while this one commits.
-            page = try await withThrowingTaskGroup(of: RemotePage.self) { group in
-                group.addTask(executorPreference: globalConcurrentExecutor) {
-                    try await Self.fetchPage(plan: plan, client: client, link: link, skip: skip, top: top)
-                }
-                try await apply(current, to: &summary, queryId: nil)
-                try Self.stopIfCancelled()
-                guard let next = try await group.next() else { throw SyncError.cancelled }
-                return next
+            page = try await apply(current, to: &summary, queryId: nil) {
+                try await Self.fetchPage(plan: plan, client: client, link: link, skip: skip, top: top)
             }
-            summary.requests += 1
         }
         return summary
     }
@@ -106,19 +98,10 @@ extension SyncContext {
             // its token are committed already.
             let nextRequest = try plan.incrementalRequest(since: nextToken, skip: nextSkip)
             let current = PullPage(table: plan.table, records: page.items, token: pageToken.map { (key, $0) })
-            page = try await withThrowingTaskGroup(of: RemotePage.self) { group in
-                // On the shared pool from its first instruction: a child would otherwise wait for the store's
-                // thread, which this task keeps busy with the commit.
-                group.addTask(executorPreference: globalConcurrentExecutor) {
-                    try await Self.fetch(nextRequest, plan: plan, client: client)
-                }
-                try await apply(current, to: &summary, queryId: queryId)
-                try Self.stopIfCancelled()
-                guard let next = try await group.next() else { throw SyncError.cancelled }
-                return next
+            page = try await apply(current, to: &summary, queryId: queryId) {
+                try await Self.fetch(nextRequest, plan: plan, client: client)
             }
             (token, skip) = (nextToken, nextSkip)
-            summary.requests += 1
         }
         summary.deltaToken = token
         return summary
@@ -131,6 +114,27 @@ extension SyncContext {
         try await SyncError.mapping {
             try await client.query(table: plan.table, query: request, features: [.offline, .incrementalPull])
         }
+    }
+
+    /// Commits `page` while `fetchNext` requests the page after it, and returns that one (counted as a
+    /// request). If the commit fails the request is cancelled; cancellation stops before the next page.
+    private func apply(
+        _ page: PullPage,
+        to summary: inout PullSummary,
+        queryId: String?,
+        whileFetching fetchNext: @escaping @Sendable () async throws -> RemotePage
+    ) async throws -> RemotePage {
+        let next = try await withThrowingTaskGroup(of: RemotePage.self) { group in
+            // On the shared pool from its first instruction: a child would otherwise wait for the store's
+            // thread, which this task keeps busy with the commit.
+            group.addTask(executorPreference: globalConcurrentExecutor) { try await fetchNext() }
+            try await apply(page, to: &summary, queryId: queryId)
+            try Self.stopIfCancelled()
+            guard let next = try await group.next() else { throw SyncError.cancelled }
+            return next
+        }
+        summary.requests += 1
+        return next
     }
 
     private func apply(_ page: PullPage, to summary: inout PullSummary, queryId: String?) async throws {
