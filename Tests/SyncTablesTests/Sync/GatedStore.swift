@@ -3,7 +3,7 @@ import SyncTables
 
 /// A store wrapper that can hold one `write` at its start (before its transaction begins) until the test
 /// releases it, to line up a local write behind a push's claim. Only for tests named `…WithInjectedGate`.
-struct GatedStore: LocalStore {
+struct GatedStore: StoreWrapper {
     let base: any LocalStore
     let gate = Gate()
 
@@ -31,15 +31,6 @@ struct GatedStore: LocalStore {
     }
 
     var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
-
-    func defineTable(_ definition: TableDefinition) async throws { try await base.defineTable(definition) }
-    func tableDefinitions() async throws -> [TableDefinition] { try await base.tableDefinitions() }
-    func read(_ query: StoreQuery) async throws -> [JSONObject] { try await base.read(query) }
-    func count(_ query: StoreQuery) async throws -> Int { try await base.count(query) }
-    func lookup(table: String, id: String) async throws -> JSONObject? {
-        try await base.lookup(table: table, id: id)
-    }
-    func close() async throws { try await base.close() }
 
     func write<Result: Sendable>(
         _ body: @Sendable (any StoreTransaction) throws -> Result

@@ -3,7 +3,7 @@ import SyncTables
 
 /// A store wrapper that makes the Nth `upsert`, `delete` or queue save/remove inside a write transaction throw, to prove a
 /// write failing part-way leaves nothing behind. Only for tests named `…WithInjectedFailingStore`.
-struct FailingTransactionStore: LocalStore {
+struct FailingTransactionStore: StoreWrapper {
     struct InjectedFailure: Error, Equatable {}
 
     let base: any LocalStore
@@ -35,15 +35,6 @@ struct FailingTransactionStore: LocalStore {
         self.base = base
         self.counter = Counter()
     }
-
-    func defineTable(_ definition: TableDefinition) async throws { try await base.defineTable(definition) }
-    func tableDefinitions() async throws -> [TableDefinition] { try await base.tableDefinitions() }
-    func read(_ query: StoreQuery) async throws -> [JSONObject] { try await base.read(query) }
-    func count(_ query: StoreQuery) async throws -> Int { try await base.count(query) }
-    func lookup(table: String, id: String) async throws -> JSONObject? {
-        try await base.lookup(table: table, id: id)
-    }
-    func close() async throws { try await base.close() }
 
     func write<Result: Sendable>(
         _ body: @Sendable (any StoreTransaction) throws -> Result
