@@ -1,5 +1,6 @@
 // One sync action (push, pull, purge) at a time per context, and no local write to an item while its
-// operation is on the wire: PROTOCOL §4.1 and §3.5. Both are actor state, so waiting is just suspension.
+// operation is on the wire: PROTOCOL §4.1 and §3.5. The waiters are actor state, so waiting is just
+// suspension; the in-flight set is locked, because push fills it inside a store transaction.
 
 extension SyncContext {
     /// Runs `body` as the context's only sync action, waiting for the one in progress to finish first.
@@ -40,8 +41,7 @@ extension SyncContext {
     }
 
     /// Waits while any of these items is being pushed, so a local edit never races the server's answer.
-    func waitUntilNotInFlight(table: String, itemIds: some Sequence<String>) async {
-        let itemIds = Array(itemIds)
+    func waitUntilNotInFlight(table: String, itemIds: [String]) async {
         while inFlightItems.containsAny(table: table, itemIds: itemIds) {
             await withCheckedContinuation { inFlightWaiters.append($0) }
         }
