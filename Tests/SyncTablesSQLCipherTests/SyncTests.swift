@@ -10,7 +10,7 @@
         @Test func twoDevicesOnEncryptedStoresSyncThroughTheServer() async throws {
             let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
             try await server.start()
-            do {
+            try await server.stopping {
                 let url = try #require(server.url)
                 let directory = try TemporaryDirectory()
                 let firstPath = directory.newDatabasePath()
@@ -45,10 +45,6 @@
                 #expect(throws: StoreError.wrongKey) {
                     _ = try EncryptedSQLiteStore(path: firstPath, key: Fixtures.otherPassphrase)
                 }
-                try await server.stop()
-            } catch {
-                try? await server.stop()
-                throw error
             }
         }
     }

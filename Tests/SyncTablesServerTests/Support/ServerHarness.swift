@@ -27,13 +27,7 @@ struct ServerHarness: Sendable {
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = ServerHarness(server: server, port: try #require(server.port))
-        do {
-            try await body(harness)
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
-        }
+        try await server.stopping { try await body(harness) }
     }
 
     /// Sends one request on a fresh connection. `apiVersion` nil leaves the `ZUMO-API-VERSION` header out.

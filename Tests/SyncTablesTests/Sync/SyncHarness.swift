@@ -43,13 +43,7 @@ final class SyncHarness: Sendable {
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())
-        do {
-            try await body(harness)
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
-        }
+        try await server.stopping { try await body(harness) }
     }
 
     /// A device: a context on a new SQLite file, talking to this server.

@@ -26,13 +26,7 @@ final class CLIHarness: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let harness = CLIHarness(server: server, url: try #require(server.url), directory: directory)
         defer { try? FileManager.default.removeItem(at: directory) }
-        do {
-            try await body(harness)
-            try await server.stop()
-        } catch {
-            try? await server.stop()
-            throw error
-        }
+        try await server.stopping { try await body(harness) }
     }
 
     var controls: TestControls {
