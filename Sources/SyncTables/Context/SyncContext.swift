@@ -17,9 +17,22 @@ import Foundation
 /// The context is an actor: writes to the same item are applied one after the other, and a batch is
 /// committed whole, so reads never see half of it. Reads go straight to the store and do not wait for
 /// the actor.
+///
+/// When the store is itself an actor (``SQLiteStore``, ``MemoryStore``), the context runs on the store's
+/// executor: the context's calls into the store then need no thread switch, and a caller running under
+/// `withTaskExecutorPreference(store.preferredTaskExecutor)` makes a whole local write without one.
 public actor SyncContext {
     /// The store holding the tables, the queue and the sync state.
     public nonisolated let store: any LocalStore
+    /// Where the context's own code runs: the store's executor, or that of `isolation` for a store that is
+    /// not an actor. (The reference is unowned: `store` or `isolation` keeps its owner alive.)
+    private nonisolated let executor: UnownedSerialExecutor
+    private nonisolated let isolation: ContextIsolation?
+
+    /// The context shares its store's executor when the store is an actor (see the type's discussion).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor
+    }
     /// The operation queue, shared with push, pull and purge.
     nonisolated let queue: OperationQueue
     /// The subscribers of ``events``.
@@ -55,6 +68,14 @@ public actor SyncContext {
         let highestSequence = try await SystemSchema.open(store)
         let existing = try await SyncError.mapping { try await store.tableDefinitions() }
         self.store = store
+        if let actor = store as? any Actor {
+            self.isolation = nil
+            self.executor = actor.unownedExecutor
+        } else {
+            let isolation = ContextIsolation()
+            self.isolation = isolation
+            self.executor = isolation.unownedExecutor
+        }
         self.client = client
         self.conflictPolicy = conflictPolicy
         self.pushHandler = pushHandler

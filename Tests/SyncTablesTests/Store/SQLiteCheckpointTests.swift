@@ -52,6 +52,27 @@ struct SQLiteCheckpointTests {
         try await reopened.close()
     }
 
+    @Test func aSteadyStreamOfCommitsWakesTheThreadOncePerThousandLogPages() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.newDatabasePath())
+        try await store.defineTable(TableDefinition(name: "Big"))
+        let checkpointer = try #require(store.checkpointer)
+        // Some 6,000 pages of log (rows of about 8 KB) in 1,500 commits, with no pause for the thread to catch
+        // up: it used to be woken by every commit once the log passed 1,000 pages, over a thousand times here.
+        let text = String(repeating: "z", count: 4000)
+        for index in 0..<1500 {
+            try await store.write { transaction in
+                try transaction.upsert(
+                    table: "Big", items: [JSONObject(["id": .string("r\(index)"), "text": .string(text)])])
+            }
+        }
+        let wakes = checkpointer.wakes
+        #expect(wakes >= 1, "the log passed 1,000 pages, so the thread was asked to checkpoint")
+        #expect(wakes <= 15, "about one wake per 1,000 pages of log growth, not one per commit (\(wakes))")
+        #expect(try await store.count(StoreQuery(table: "Big")) == 1500)
+        try await store.close()
+    }
+
     @Test func withoutTheCheckpointThreadCommitsCheckpointThemselves() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.newDatabasePath()

@@ -16,11 +16,15 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// The log size at which the committing connection checkpoints itself.
     static let inlinePages: Int32 = 4000
 
-    // Guarded by `condition`.
-    private var database: Database?
+    // Guarded by `condition`, which is only ever held for a moment: a commit that asks for a checkpoint
+    // must not wait for one to finish.
     private var isRequested = false
     private var isStopping = false
+    private var wakeCount = 0
     private let condition = NSCondition()
+    // Guarded by `connectionLock`, which is held across a checkpoint, so `stop` waits for it to finish.
+    private var database: Database?
+    private let connectionLock = NSLock()
 
     /// Opens the checkpoint connection and starts the thread; `nil` for an in-memory database.
     init?(path: String, busyTimeoutMilliseconds: Int32, prepare: (Database) throws -> Void) throws {
@@ -37,21 +41,42 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     /// The hook for the store's connection: asks for a checkpoint when the log is large enough, and says
     /// when the committing connection must checkpoint itself.
+    ///
+    /// The thread is woken once per ``backgroundPages`` of log growth, not after every commit: under a steady
+    /// stream of writes a passive checkpoint never quite catches up (the log only starts over once it has
+    /// been copied whole), and waking it after each commit made it copy and flush the database file over and
+    /// over for a few pages each time.
     func commitHook() -> WALCommitHook {
-        WALCommitHook { [self] pages in
+        // Only the committing connection's thread (the store's) calls the hook, so this needs no lock.
+        var requestedAt: Int32 = 0
+        return WALCommitHook { [self] pages in
+            if pages < requestedAt { requestedAt = 0 }  // the log started over
             guard pages >= Self.backgroundPages else { return false }
-            return !request() || pages >= Self.inlinePages
+            if pages >= Self.inlinePages { return true }
+            guard pages >= requestedAt + Self.backgroundPages else { return false }
+            requestedAt = pages
+            return !request()
         }
     }
 
-    /// Wakes the thread; `false` when it has stopped.
+    /// Wakes the thread (unless it is already asked to run); `false` when it has stopped.
     private func request() -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !isStopping, database != nil else { return false }
-        isRequested = true
-        condition.signal()
+        guard !isStopping else { return false }
+        if !isRequested {
+            isRequested = true
+            wakeCount += 1
+            condition.signal()
+        }
         return true
+    }
+
+    /// How many times commits have woken the thread so far.
+    var wakes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return wakeCount
     }
 
     /// Stops the thread and closes its connection (waiting for a running checkpoint to finish). Later
@@ -59,21 +84,25 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     func stop() {
         condition.lock()
         isStopping = true
-        try? database?.close()
-        database = nil
         condition.signal()
         condition.unlock()
+        connectionLock.lock()
+        try? database?.close()
+        database = nil
+        connectionLock.unlock()
     }
 
     private func run() {
-        condition.lock()
-        defer { condition.unlock() }
         while true {
+            condition.lock()
             while !isRequested && !isStopping { condition.wait() }
-            if isStopping { return }
+            let stopping = isStopping
             isRequested = false
-            // Held across the checkpoint so `stop` waits for it; `request` only ever waits for that long.
+            condition.unlock()
+            if stopping { return }
+            connectionLock.lock()
             _ = try? database?.checkpointPassively()
+            connectionLock.unlock()
         }
     }
 }

@@ -19,7 +19,7 @@ public actor SQLiteStore: LocalStore {
     /// Serves ``lookup(table:id:)`` on the caller's thread; `nil` for an in-memory database.
     private nonisolated let lookupConnection: SQLiteLookupConnection?
     /// Checkpoints the write-ahead log off the store's thread; `nil` for an in-memory database.
-    private nonisolated let checkpointer: SQLiteCheckpointer?
+    nonisolated let checkpointer: SQLiteCheckpointer?
 
     /// The actor runs every call on its dedicated thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
