@@ -20,6 +20,7 @@ struct LocalWriteTransaction {
 
     /// Applies `changes` in order and returns, for each, the row it left stored (`nil` for deletes).
     func apply(_ changes: [LocalChange], in transaction: any StoreTransaction) throws -> [JSONObject?] {
+        if let inserted = try insertNewItems(changes, in: transaction) { return inserted }
         var states: [String: ItemState] = [:]
         var touchedOrder: [String] = []
         var results: [JSONObject?] = []
@@ -45,6 +46,30 @@ struct LocalWriteTransaction {
 
         try write(states, order: touchedOrder, in: transaction)
         return results
+    }
+
+    /// The common case, a batch of inserts of items that are new to the table and the queue, written
+    /// without looking anything up: the table's key and the queue's item key refuse an id that is stored or
+    /// queued (or repeated in the batch). Then this undoes its rows and returns `nil`, and the batch is
+    /// worked out item by item, which throws the precise error or applies what the collapse rules allow.
+    private func insertNewItems(_ changes: [LocalChange], in transaction: any StoreTransaction) throws
+        -> [JSONObject?]?
+    {
+        var rows: [JSONObject] = []
+        rows.reserveCapacity(changes.count)
+        for change in changes {
+            guard case .insert(let object) = change else { return nil }
+            rows.append(ItemCoding.rowForInsert(object))
+        }
+        guard try transaction.insertNew(table: table, items: rows) else { return nil }
+        let operations = changes.map {
+            queue.makeOperation(kind: .insert, table: table, itemId: $0.itemId, item: nil, createdAt: now)
+        }
+        guard try transaction.queueNewOperations(operations) else {
+            try transaction.delete(table: table, ids: changes.map(\.itemId))
+            return nil
+        }
+        return rows
     }
 
     /// Applies one change to the in-memory state of its item; a thrown error rolls the whole batch back.

@@ -84,6 +84,13 @@ public protocol StoreTransaction {
     ///
     /// Every item must carry a valid string `id`; otherwise ``StoreError/missingID(table:)`` is thrown.
     func upsert(table: String, items: [JSONObject]) throws
+    /// Inserts rows for ids that are not stored yet, all or none: when any item's `id` is stored already,
+    /// or two items share one, nothing changes and the result is `false`.
+    ///
+    /// The default looks every id up first, then calls ``upsert(table:items:)``. `SQLiteStore` lets the
+    /// table's key refuse a stored id instead, so a batch of new items costs no lookups. Every item must
+    /// carry a valid string `id`; otherwise ``StoreError/missingID(table:)`` is thrown.
+    func insertNew(table: String, items: [JSONObject]) throws -> Bool
     /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
     @discardableResult
     func delete(table: String, ids: [String]) throws -> Int
@@ -112,4 +119,8 @@ public protocol StoreTransaction {
     func saveQueuedOperations(_ operations: [PendingOperation]) throws
     /// Removes the operations queued for these operations' items.
     func removeQueuedOperations(_ operations: [PendingOperation]) throws
+    /// Queues operations for items that have none queued, all or none: when any of their items has an
+    /// operation queued already, or two operations name the same item, nothing changes and the result is
+    /// `false`.
+    func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool
 }

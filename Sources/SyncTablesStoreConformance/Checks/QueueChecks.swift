@@ -92,6 +92,28 @@ enum QueueChecks {
             try await store.write { try $0.removeQueuedOperations(all) }
             try Expect.equal(try await store.write { try $0.highestQueuedSequence() }, nil, "empty queue")
         },
+        StoreConformanceCheck(
+            name: "queueNewOperations adds operations, and changes nothing when one item is queued or repeated"
+        ) { makeStore in
+            let store = try await seeded(makeStore)
+            let added = try await store.write {
+                try $0.queueNewOperations([operation(6, "A", "a4"), operation(7, "C", "a1")])
+            }
+            try Expect.isTrue(added, "items with nothing queued (the same id in another table counts as another item)")
+            try Expect.equal(
+                sequences(try await store.write { try $0.queuedOperations(.all) }), [1, 2, 3, 4, 5, 6, 7], "added")
+            let clash = try await store.write {
+                try $0.queueNewOperations([operation(8, "A", "a5"), operation(9, "B", "b1", kind: .update)])
+            }
+            try Expect.isTrue(!clash, "an item with an operation queued is refused")
+            let repeated = try await store.write {
+                try $0.queueNewOperations([operation(10, "D", "d"), operation(11, "D", "d")])
+            }
+            try Expect.isTrue(!repeated, "a repeated item is refused")
+            let all = try await store.write { try $0.queuedOperations(.all) }
+            try Expect.equal(sequences(all), [1, 2, 3, 4, 5, 6, 7], "nothing of the refused batches is queued")
+            try Expect.equal(all[2].kind, .delete, "the queued operation is unchanged")
+        },
         StoreConformanceCheck(name: "a write that throws leaves the queue as it was") { makeStore in
             let store = try await seeded(makeStore)
             do {

@@ -22,6 +22,34 @@ enum WriteChecks {
             let gone = StoreQuery(table: "T", filter: .comparison(.equal, .property("gone"), .value(.integer(1))))
             try Expect.equal(try await store.count(gone), 0, "the dropped property no longer filters")
         },
+        StoreConformanceCheck(name: "insertNew stores new rows, and changes nothing when one id is stored or repeated")
+        {
+            makeStore in
+            let store = try await makeStore()
+            let stored = Build.object(["id": .string("a"), "text": .string("stored")])
+            try await Build.table(store, "T", items: [stored])
+            let fresh = [
+                Build.object(["id": .string("b"), "text": .string("new"), "added": .integer(1)]),
+                Build.object(["id": .string("c"), "text": .string("it's")]),
+            ]
+            try Expect.isTrue(try await store.write { try $0.insertNew(table: "T", items: fresh) }, "new ids")
+            try Expect.equal(try await store.lookup(table: "T", id: "b"), fresh[0], "an inserted row")
+            let clash = [
+                Build.object(["id": .string("d"), "text": .string("first")]),
+                Build.object(["id": .string("a"), "text": .string("clash"), "other": .bool(true)]),
+            ]
+            try Expect.isTrue(
+                !(try await store.write { try $0.insertNew(table: "T", items: clash) }), "a stored id is refused")
+            let repeated = [Build.object(["id": .string("e")]), Build.object(["id": .string("e"), "n": .integer(2)])]
+            try Expect.isTrue(
+                !(try await store.write { try $0.insertNew(table: "T", items: repeated) }), "a repeated id is refused")
+            try Expect.equal(try await store.lookup(table: "T", id: "a"), stored, "the stored row is unchanged")
+            try Expect.equal(
+                try await store.read(StoreQuery(table: "T", ordering: [SortDescriptor("id")])).map { $0["id"] },
+                [.string("a"), .string("b"), .string("c")], "nothing of the refused batches is stored")
+            let other = StoreQuery(table: "T", filter: .comparison(.equal, .property("other"), .value(.bool(true))))
+            try Expect.equal(try await store.count(other), 0, "the refused row does not filter either")
+        },
         StoreConformanceCheck(name: "lookup of an absent id returns nil") { makeStore in
             let store = try await makeStore()
             try await Build.table(store, "T", items: [Build.object(["id": .string("a")])])

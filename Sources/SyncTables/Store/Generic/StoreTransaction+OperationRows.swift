@@ -51,6 +51,19 @@ extension StoreTransaction {
         try upsert(table: SystemTables.operations, items: operations.map(\.row))
     }
 
+    /// Looks every item's operation up, then saves the operations when none is queued and no item repeats.
+    public func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool {
+        var items = Set<RowID>()
+        for operation in operations {
+            let key = PendingOperation.rowKey(table: operation.table, itemId: operation.itemId)
+            guard items.insert(RowID(key)).inserted,
+                try queuedOperation(table: operation.table, itemId: operation.itemId) == nil
+            else { return false }
+        }
+        try saveQueuedOperations(operations)
+        return true
+    }
+
     /// Deletes the operations' rows by key.
     public func removeQueuedOperations(_ operations: [PendingOperation]) throws {
         guard !operations.isEmpty else { return }

@@ -60,6 +60,31 @@ enum SQLiteOperationTable {
         }
     }
 
+    /// Inserts operations for items with none queued; `false`, changing nothing, when one has one (the
+    /// unique index on the item refuses it, so new items cost no lookups).
+    static func insertNew(_ operations: [PendingOperation], in database: Database) throws -> Bool {
+        struct OperationExists: Error {}
+        let insert = try database.cachedStatement(insertSQL)
+        defer { insert.reset() }
+        func insertAll() throws {
+            for operation in operations {
+                do {
+                    try bind(operation, to: insert)
+                    try insert.run()
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    throw OperationExists()
+                }
+            }
+        }
+        do {
+            // One statement is atomic by itself; more need a savepoint to be undone together.
+            if operations.count == 1 { try insertAll() } else { try database.savepoint(insertAll) }
+            return true
+        } catch is OperationExists {
+            return false
+        }
+    }
+
     private static func bind(_ operation: PendingOperation, to statement: Statement) throws {
         statement.reset()
         try statement.bind(Int64(operation.sequence), at: 1)

@@ -96,6 +96,25 @@ final class SQLiteStorage {
     // MARK: Writes
 
     func upsert(table name: String, items: [JSONObject]) throws {
+        try write(table: name, items: items, replacing: true)
+    }
+
+    /// Inserts the items when none of their ids is stored; `false`, changing nothing, when one is.
+    func insertNew(table name: String, items: [JSONObject]) throws -> Bool {
+        do {
+            try write(table: name, items: items, replacing: false)
+            return true
+        } catch is RowExists {
+            return false
+        }
+    }
+
+    /// Thrown inside ``write(table:items:replacing:)`` to roll the batch back when a row exists.
+    private struct RowExists: Error {}
+
+    /// Inserts the items; an item whose id is stored replaces its row, or, with `replacing` off, rolls the
+    /// whole batch back with ``RowExists``.
+    private func write(table name: String, items: [JSONObject], replacing: Bool) throws {
         var table = try catalog.table(named: name)
         guard !items.isEmpty else { return }
         // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
@@ -119,6 +138,7 @@ final class SQLiteStorage {
                 do {
                     try statements[0].run()
                 } catch let error as SQLiteError where error.isConstraintViolation {
+                    guard replacing else { throw RowExists() }
                     // The row exists: rewrite it with the same values.
                     var replacing = statements
                     replacing[0] = try database.cachedStatement(table.replaceSQL)

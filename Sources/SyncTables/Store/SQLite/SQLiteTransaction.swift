@@ -27,6 +27,10 @@ final class SQLiteTransaction: StoreTransaction {
         try run { try storage.upsert(table: table, items: items) }
     }
 
+    func insertNew(table: String, items: [JSONObject]) throws -> Bool {
+        try run { try storage.insertNew(table: table, items: items) }
+    }
+
     @discardableResult
     func delete(table: String, ids: [String]) throws -> Int {
         try run { try storage.delete(table: table, ids: ids) }
@@ -66,6 +70,10 @@ final class SQLiteTransaction: StoreTransaction {
 
     func removeQueuedOperations(_ operations: [PendingOperation]) throws {
         try run { try SQLiteOperationTable.remove(operations, in: storage.database) }
+    }
+
+    func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool {
+        try run { try SQLiteOperationTable.insertNew(operations, in: storage.database) }
     }
 
     private func run<Result>(_ body: () throws -> Result) throws -> Result {
