@@ -43,6 +43,8 @@ public struct SyncTable<Item: SyncItem>: Sendable {
         let prepared = try originals.map { try prepareInsert($0) }
         let dateProperties = prepared.reduce(into: Set<String>()) { $0.formUnion($1.dateProperties) }
         _ = try await context.write(prepared.map { .insert($0.object) }, to: name, dateProperties: dateProperties)
+        // Usually every item is stored as given: hand the caller's array back instead of rebuilding it.
+        guard prepared.contains(where: \.changed) else { return originals }
         return try zip(prepared, originals).map { try $0.returned($1, table: name) }
     }
 
