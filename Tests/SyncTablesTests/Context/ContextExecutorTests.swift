@@ -21,7 +21,7 @@ struct ContextExecutorTests {
             var markers: [String?] = []
             for index in 0..<20 {
                 try await notes.insert(JSONObject(["id": .string("n\(index)")]))
-                markers.append(threadMarker())
+                markers.append(currentThreadMarker())
             }
             return markers
         }
@@ -52,11 +52,6 @@ private struct ForwardingStore: StoreWrapper {
 extension SyncContext {
     /// The executor marker of the thread the context's own code runs on.
     fileprivate func threadMarker() -> String? {
-        SyncTablesTests.threadMarker()
+        currentThreadMarker()
     }
-}
-
-/// The executor marker of the thread this runs on (a synchronous function, as `Thread.current` must be).
-private func threadMarker() -> String? {
-    Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] as? String
 }

@@ -99,7 +99,7 @@ import Testing
 }
 
 /// The executor marker of the thread this runs on (a synchronous function, as `Thread.current` must be).
-private func currentThreadMarker() -> String? {
+func currentThreadMarker() -> String? {
     Thread.current.threadDictionary[SerialThreadExecutor.threadMarkerKey] as? String
 }
 

@@ -140,10 +140,10 @@ final class SQLiteStorage {
                 } catch let error as SQLiteError where error.isConstraintViolation {
                     guard replacing else { throw RowExists() }
                     // The row exists: rewrite it with the same values.
-                    var replacing = statements
-                    replacing[0] = try database.cachedStatement(table.replaceSQL)
-                    _ = try bind(item, id: id, json: json, to: replacing, touched: &touched, table: table)
-                    try replacing[0].run()
+                    var rewriting = statements
+                    rewriting[0] = try database.cachedStatement(table.replaceSQL)
+                    _ = try bind(item, id: id, json: json, to: rewriting, touched: &touched, table: table)
+                    try rewriting[0].run()
                     statements[0].reset()
                     // Every further group of columns too: its unbound columns must become NULL, as in a
                     // replaced row, not keep the old values.
