@@ -61,15 +61,30 @@ struct LocalWriteTransaction {
             guard case .insert(let object) = change else { return nil }
             rows.append(ItemCoding.rowForInsert(object))
         }
-        guard try transaction.insertNew(table: table, items: rows) else { return nil }
-        let operations = changes.map {
-            queue.makeOperation(kind: .insert, table: table, itemId: $0.itemId, item: nil, createdAt: now)
+        return try insertNew(rows: rows, itemIds: changes.map(\.itemId), in: transaction) ? rows : nil
+    }
+
+    /// Writes the rows of new items and queues their inserts without looking anything up; `false`, with
+    /// this call's rows undone, when the table's key or the queue's item key refused an id.
+    /// `canonicalJSON`, when given, is each row's JSON text, serialized beforehand.
+    func insertNew(
+        rows: [JSONObject], itemIds: [String], canonicalJSON: [[UInt8]]? = nil, in transaction: any StoreTransaction
+    ) throws -> Bool {
+        let inserted =
+            if let canonicalJSON {
+                try transaction.insertNew(table: table, items: rows, canonicalJSON: canonicalJSON)
+            } else {
+                try transaction.insertNew(table: table, items: rows)
+            }
+        guard inserted else { return false }
+        let operations = itemIds.map {
+            queue.makeOperation(kind: .insert, table: table, itemId: $0, item: nil, createdAt: now)
         }
         guard try transaction.queueNewOperations(operations) else {
-            try transaction.delete(table: table, ids: changes.map(\.itemId))
-            return nil
+            try transaction.delete(table: table, ids: itemIds)
+            return false
         }
-        return rows
+        return true
     }
 
     /// Applies one change to the in-memory state of its item; a thrown error rolls the whole batch back.

@@ -40,12 +40,86 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
         guard !originals.isEmpty else { return [] }
-        let prepared = try originals.map { try prepareInsert($0) }
-        let dateProperties = prepared.reduce(into: Set<String>()) { $0.formUnion($1.dateProperties) }
-        _ = try await context.write(prepared.map { .insert($0.object) }, to: name, dateProperties: dateProperties)
+        let prepared: [PreparedInsert]
+        if originals.count > Self.streamedChunkSize, context.store is any DedicatedThreadStore {
+            prepared = try await insertStreamed(originals)
+        } else {
+            prepared = try originals.map { try prepareInsert($0) }
+            try await write(prepared)
+        }
         // Usually every item is stored as given: hand the caller's array back instead of rebuilding it.
         guard prepared.contains(where: \.changed) else { return originals }
         return try zip(prepared, originals).map { try $0.returned($1, table: name) }
+    }
+
+    /// Items per chunk of a streamed insert: small enough that the store starts writing soon, large enough
+    /// that handing a chunk over costs nothing next to writing it.
+    static var streamedChunkSize: Int { 1_024 }
+
+    /// A large batch for a store with its own thread: a task on the shared pool encodes chunk after chunk
+    /// while the store's thread writes them, all in one transaction, so encoding and writing overlap.
+    /// When the batch is not simply new items (see ``SyncContext/insertNewStreamed(first:rest:to:)``), it
+    /// is written again through the general path once fully encoded.
+    private func insertStreamed(_ originals: [Item]) async throws -> [PreparedInsert] {
+        let size = Self.streamedChunkSize
+        let first = try encodeChunk(originals[0..<size])
+        let channel = ChunkChannel<SyncContext.InsertChunk>()
+        return try await withThrowingTaskGroup(of: [PreparedInsert].self) { group in
+            // The shared pool, not the caller's executor preference: that may be the store's own thread,
+            // which will be waiting for these chunks.
+            group.addTask(executorPreference: globalConcurrentExecutor) {
+                var prepared: [PreparedInsert] = []
+                prepared.reserveCapacity(originals.count - size)
+                do {
+                    var start = size
+                    while start < originals.count {
+                        // The store gave up: its transaction is rolled back, the rest is not needed.
+                        guard !channel.isStopped else { throw CancellationError() }
+                        let end = min(start + size, originals.count)
+                        let encoded = try encodeChunk(originals[start..<end])
+                        channel.send(encoded.chunk)
+                        prepared += encoded.prepared
+                        start = end
+                    }
+                    channel.finish()
+                } catch {
+                    channel.finish(throwing: error)
+                    throw error
+                }
+                return prepared
+            }
+            let stored = try await context.insertNewStreamed(first: first.chunk, rest: channel, to: name)
+            let prepared = try await first.prepared + (group.next() ?? [])
+            if !stored {
+                try await write(prepared)
+            }
+            return prepared
+        }
+    }
+
+    /// Encodes items for a streamed insert.
+    private func encodeChunk(_ items: ArraySlice<Item>) throws -> (
+        prepared: [PreparedInsert], chunk: SyncContext.InsertChunk
+    ) {
+        let prepared = try items.map { try prepareInsert($0) }
+        var chunk = SyncContext.InsertChunk()
+        chunk.rows.reserveCapacity(prepared.count)
+        chunk.itemIds.reserveCapacity(prepared.count)
+        chunk.canonicalJSON.reserveCapacity(prepared.count)
+        for insert in prepared {
+            let row = ItemCoding.rowForInsert(insert.object)
+            chunk.rows.append(row)
+            chunk.itemIds.append(LocalChange.insert(insert.object).itemId)
+            chunk.canonicalJSON.append(StoreCoding.canonicalJSONBytes(row))
+            chunk.dateProperties.formUnion(insert.dateProperties)
+        }
+        return (prepared, chunk)
+    }
+
+    /// Writes prepared inserts through the context's general path (collapse rules, precise errors).
+    private func write(_ prepared: [PreparedInsert]) async throws {
+        let dateProperties = prepared.reduce(into: Set<String>()) { $0.formUnion($1.dateProperties) }
+        _ = try await context.write(prepared.map { .insert($0.object) }, to: name, dateProperties: dateProperties)
     }
 
     /// Replaces the stored item with `item` and queues an update (or folds it into the queued operation).
@@ -93,7 +167,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     // MARK: Preparing writes
 
     /// An insert ready for the context, and what is needed to return the stored item.
-    private struct PreparedInsert {
+    private struct PreparedInsert: Sendable {
         var object: JSONObject
         var dateProperties: Set<String>
         /// Whether the stored row differs from the app's item (generated id, stripped system properties).

@@ -91,6 +91,11 @@ public protocol StoreTransaction {
     /// table's key refuse a stored id instead, so a batch of new items costs no lookups. Every item must
     /// carry a valid string `id`; otherwise ``StoreError/missingID(table:)`` is thrown.
     func insertNew(table: String, items: [JSONObject]) throws -> Bool
+    /// ``insertNew(table:items:)`` with each item's canonical JSON text serialized already:
+    /// `canonicalJSON[i]` is `items[i].jsonBytes`. A store that keeps that text (as `SQLiteStore` does)
+    /// writes it as given, so the caller can serialize on another thread while the store writes; the
+    /// default ignores it.
+    func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool
     /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
     @discardableResult
     func delete(table: String, ids: [String]) throws -> Int

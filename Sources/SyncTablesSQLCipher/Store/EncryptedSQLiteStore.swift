@@ -20,7 +20,7 @@
     ///
     /// The store shares the inner ``SQLiteStore``'s thread: a call hops to that thread once, as with a
     /// plain store.
-    public actor EncryptedSQLiteStore: LocalStore {
+    public actor EncryptedSQLiteStore: LocalStore, DedicatedThreadStore {
         private let store: SQLiteStore
 
         /// The path of the encrypted database file.

@@ -50,6 +50,32 @@ enum WriteChecks {
             let other = StoreQuery(table: "T", filter: .comparison(.equal, .property("other"), .value(.bool(true))))
             try Expect.equal(try await store.count(other), 0, "the refused row does not filter either")
         },
+        StoreConformanceCheck(
+            name: "insertNew with serialized JSON stores the same rows, and refuses what insertNew refuses"
+        ) { makeStore in
+            let store = try await makeStore()
+            try await Build.table(store, "T", items: [Build.object(["id": .string("a")])])
+            let fresh = [
+                Build.object(["id": .string("b"), "text": .string("new"), "n": .integer(7)]),
+                Build.object(["id": .string("c"), "nested": .object(JSONObject(["k": .array([.null, .bool(true)])]))]),
+            ]
+            try Expect.isTrue(
+                try await store.write {
+                    try $0.insertNew(table: "T", items: fresh, canonicalJSON: fresh.map(\.jsonBytes))
+                },
+                "new ids")
+            try Expect.equal(try await store.lookup(table: "T", id: "b"), fresh[0], "a row from serialized JSON")
+            try Expect.equal(try await store.lookup(table: "T", id: "c"), fresh[1], "a nested row")
+            let seven = StoreQuery(table: "T", filter: .comparison(.equal, .property("n"), .value(.integer(7))))
+            try Expect.equal(try await store.count(seven), 1, "its properties filter")
+            let clash = [Build.object(["id": .string("d")]), Build.object(["id": .string("a"), "x": .integer(1)])]
+            try Expect.isTrue(
+                !(try await store.write {
+                    try $0.insertNew(table: "T", items: clash, canonicalJSON: clash.map(\.jsonBytes))
+                }),
+                "a stored id is refused")
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 3, "nothing of the refused batch is stored")
+        },
         StoreConformanceCheck(name: "lookup of an absent id returns nil") { makeStore in
             let store = try await makeStore()
             try await Build.table(store, "T", items: [Build.object(["id": .string("a")])])

@@ -9,4 +9,9 @@ extension StoreTransaction {
         try upsert(table: table, items: items)
         return true
     }
+
+    /// Ignores the serialized text: the store serializes as it always does.
+    public func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool {
+        try insertNew(table: table, items: items)
+    }
 }

@@ -96,25 +96,29 @@ final class SQLiteStorage {
     // MARK: Writes
 
     func upsert(table name: String, items: [JSONObject]) throws {
-        try write(table: name, items: items, replacing: true)
+        try write(table: name, items: items, canonicalJSON: nil, replacing: true)
     }
 
     /// Inserts the items when none of their ids is stored; `false`, changing nothing, when one is.
-    func insertNew(table name: String, items: [JSONObject]) throws -> Bool {
+    /// `canonicalJSON`, when given, is each item's `_json` text, serialized by the caller.
+    func insertNew(table name: String, items: [JSONObject], canonicalJSON: [[UInt8]]?) throws -> Bool {
+        precondition(canonicalJSON.map { $0.count == items.count } ?? true, "one JSON text per item")
         do {
-            try write(table: name, items: items, replacing: false)
+            try write(table: name, items: items, canonicalJSON: canonicalJSON, replacing: false)
             return true
         } catch is RowExists {
             return false
         }
     }
 
-    /// Thrown inside ``write(table:items:replacing:)`` to roll the batch back when a row exists.
+    /// Thrown inside ``write(table:items:canonicalJSON:replacing:)`` to roll the batch back when a row exists.
     private struct RowExists: Error {}
 
     /// Inserts the items; an item whose id is stored replaces its row, or, with `replacing` off, rolls the
-    /// whole batch back with ``RowExists``.
-    private func write(table name: String, items: [JSONObject], replacing: Bool) throws {
+    /// whole batch back with ``RowExists``. The `_json` text is `canonicalJSON[i]` when given.
+    private func write(table name: String, items: [JSONObject], canonicalJSON: [[UInt8]]?, replacing: Bool)
+        throws
+    {
         var table = try catalog.table(named: name)
         guard !items.isEmpty else { return }
         // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
@@ -123,9 +127,9 @@ final class SQLiteStorage {
             var statements = try upsertStatements(table)
             defer { for statement in statements { statement.reset() } }
             var touched = Array(repeating: false, count: statements.count)
-            for item in items {
+            for (index, item) in items.enumerated() {
                 let id = try ItemKey.id(of: item, table: name)
-                let json = StoreCoding.canonicalJSONBytes(item)
+                let json = canonicalJSON?[index] ?? StoreCoding.canonicalJSONBytes(item)
                 let binding = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
                 if case .missing(let properties) = binding {
                     // New properties: add their columns, then bind the item again with the wider statements.

@@ -28,7 +28,11 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func insertNew(table: String, items: [JSONObject]) throws -> Bool {
-        try run { try storage.insertNew(table: table, items: items) }
+        try run { try storage.insertNew(table: table, items: items, canonicalJSON: nil) }
+    }
+
+    func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool {
+        try run { try storage.insertNew(table: table, items: items, canonicalJSON: canonicalJSON) }
     }
 
     @discardableResult
