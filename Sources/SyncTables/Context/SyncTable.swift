@@ -35,7 +35,10 @@ public struct SyncTable<Item: SyncItem>: Sendable {
 
     /// Inserts several items in one transaction: all of them are stored and queued, or none is.
     ///
-    /// This is much faster than inserting one by one. Returns the items as stored, in order.
+    /// This is much faster than inserting one by one. Returns the items as stored, in order. On a store
+    /// with a thread of its own (``SQLiteStore``), a batch of more than 1,024 items is encoded on the
+    /// shared pool, chunk by chunk, while the store writes the chunks before it; the outcome and the errors
+    /// are the same as for a smaller batch.
     @discardableResult
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
