@@ -94,7 +94,7 @@ public protocol StoreTransaction {
     /// ``insertNew(table:items:)`` with each item's canonical JSON text serialized already:
     /// `canonicalJSON[i]` is `items[i].jsonBytes`. A store that keeps that text (as `SQLiteStore` does)
     /// writes it as given, so the caller can serialize on another thread while the store writes; the
-    /// default ignores it.
+    /// default ignores it, and so does every store when the list does not have one text per item.
     func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool
     /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
     @discardableResult

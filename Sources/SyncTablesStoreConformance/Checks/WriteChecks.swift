@@ -75,6 +75,11 @@ enum WriteChecks {
                 }),
                 "a stored id is refused")
             try Expect.equal(try await store.count(StoreQuery(table: "T")), 3, "nothing of the refused batch is stored")
+            let unmatched = [Build.object(["id": .string("e"), "text": .string("own")])]
+            try Expect.isTrue(
+                try await store.write { try $0.insertNew(table: "T", items: unmatched, canonicalJSON: []) },
+                "a list without one text per item is ignored")
+            try Expect.equal(try await store.lookup(table: "T", id: "e"), unmatched[0], "the row as the item says")
         },
         StoreConformanceCheck(name: "lookup of an absent id returns nil") { makeStore in
             let store = try await makeStore()

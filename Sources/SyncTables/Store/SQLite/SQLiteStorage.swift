@@ -100,11 +100,12 @@ final class SQLiteStorage {
     }
 
     /// Inserts the items when none of their ids is stored; `false`, changing nothing, when one is.
-    /// `canonicalJSON`, when given, is each item's `_json` text, serialized by the caller.
+    /// `canonicalJSON`, when given, is each item's `_json` text, serialized by the caller; a list that
+    /// does not have one text per item is ignored.
     func insertNew(table name: String, items: [JSONObject], canonicalJSON: [[UInt8]]?) throws -> Bool {
-        precondition(canonicalJSON.map { $0.count == items.count } ?? true, "one JSON text per item")
+        let texts = canonicalJSON?.count == items.count ? canonicalJSON : nil
         do {
-            try write(table: name, items: items, canonicalJSON: canonicalJSON, replacing: false)
+            try write(table: name, items: items, canonicalJSON: texts, replacing: false)
             return true
         } catch is RowExists {
             return false
