@@ -11,8 +11,8 @@ struct StreamedInsertTests {
     /// Three chunks and a bit.
     static let batchSize = SyncTable<ContextTodo>.streamedChunkSize * 3 + 17
 
-    static func batch(prefix: String = "i", count: Int = batchSize) -> [ContextTodo] {
-        (0..<count).map { ContextTodo(id: "\(prefix)\($0)", text: "item \($0)", priority: $0 % 5) }
+    static func batch(prefix: String = "i") -> [ContextTodo] {
+        (0..<batchSize).map { ContextTodo(id: "\(prefix)\($0)", text: "item \($0)", priority: $0 % 5) }
     }
 
     @Test func aLargeBatchStoresEveryItemAndQueuesTheInsertsInOrderWithOneEvent() async throws {
