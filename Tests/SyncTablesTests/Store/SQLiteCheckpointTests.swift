@@ -52,6 +52,24 @@ struct SQLiteCheckpointTests {
         try await reopened.close()
     }
 
+    @Test func theThreadCopiesTheLogBeforeAnyCommitWouldCheckpointItself() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        try await store.defineTable(TableDefinition(name: "Big"))
+        // About 2,000 pages of log (each row is stored as JSON and as a column): past the size that wakes the thread, short of the size at which a commit
+        // checkpoints itself, so only the thread can have copied rows into the database file.
+        try await writeLargeRows(store, count: 1000, prefix: "c")
+        #expect(fileSize(path + "-wal") < Int(SQLiteCheckpointer.inlinePages) * 4096)
+        var copied = false
+        for _ in 0..<300 where !copied {
+            copied = fileSize(path) > 1500 * 4096
+            if !copied { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(copied, "the checkpoint thread copied the log into the database file (\(fileSize(path)) bytes)")
+        try await store.close()
+    }
+
     @Test func aSteadyStreamOfCommitsWakesTheThreadOncePerThousandLogPages() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.newDatabasePath())

@@ -32,6 +32,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             let database = try SQLiteSideConnection.open(
                 path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, prepare: prepare)
         else { return nil }
+        // A connection learns that the file is in WAL mode only when it first reads it; until then
+        // `sqlite3_wal_checkpoint_v2` reports no log (-1 pages) and copies nothing, so every checkpoint fell
+        // to the committing connection at ``inlinePages``.
+        _ = try database.scalar("PRAGMA schema_version")
         self.database = database
         let thread = Thread { [self] in run() }
         thread.name = "SyncTablesWAL"
