@@ -44,6 +44,13 @@ enum Build {
         return JSONObject(properties)
     }
 
+    /// `array` with the element at `index` replaced by `element`.
+    static func replacing<Element>(_ array: [Element], at index: Int, with element: Element) -> [Element] {
+        var copy = array
+        copy[index] = element
+        return copy
+    }
+
     static func ids(_ items: [JSONObject]) -> [String] {
         items.map { item in
             if case .string(let id)? = item["id"] { return id }

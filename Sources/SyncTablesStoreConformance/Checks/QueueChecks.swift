@@ -114,6 +114,23 @@ enum QueueChecks {
             try Expect.equal(sequences(all), [1, 2, 3, 4, 5, 6, 7], "nothing of the refused batches is queued")
             try Expect.equal(all[2].kind, .delete, "the queued operation is unchanged")
         },
+        StoreConformanceCheck(
+            name: "queueNewOperations of hundreds of operations queues them all, and refuses a late clash"
+        ) { makeStore in
+            let store = try await seeded(makeStore)
+            let batch = (0..<200).map { operation(10 + $0, "C", "c\($0)") }
+            try Expect.isTrue(try await store.write { try $0.queueNewOperations(batch) }, "new items")
+            let queued = try await store.write { try $0.queuedOperations(OperationSelection(tables: ["C"])) }
+            try Expect.equal(queued, batch, "every operation, in order, every field")
+            let more = (200..<400).map { operation(10 + $0, "C", "c\($0)") }
+            let clash = Build.replacing(more, at: 199, with: operation(409, "A", "a1"))
+            try Expect.isTrue(!(try await store.write { try $0.queueNewOperations(clash) }), "a queued item is refused")
+            let repeated = Build.replacing(more, at: 150, with: operation(360, "C", "c201"))
+            try Expect.isTrue(
+                !(try await store.write { try $0.queueNewOperations(repeated) }), "a repeated item is refused")
+            try Expect.equal(
+                try await store.write { try $0.countQueuedOperations(.all) }, 205, "nothing of the refused batches")
+        },
         StoreConformanceCheck(name: "a write that throws leaves the queue as it was") { makeStore in
             let store = try await seeded(makeStore)
             do {

@@ -81,6 +81,44 @@ enum WriteChecks {
                 "a list without one text per item is ignored")
             try Expect.equal(try await store.lookup(table: "T", id: "e"), unmatched[0], "the row as the item says")
         },
+        StoreConformanceCheck(
+            name: "insertNew of hundreds of items stores every row, adds columns met late, and refuses a late clash"
+        ) { makeStore in
+            // Large enough for a store that writes many rows per statement to use whole blocks and a rest.
+            let store = try await makeStore()
+            try await store.defineTable(TableDefinition(name: "T"))
+            let batch = (0..<300).map { index in
+                var item = Build.object(["id": .string("i\(index)"), "n": .integer(Int64(index))])
+                if index == 150 { item["late"] = .string("x'y") }
+                if index.isMultiple(of: 7) { item["n"] = nil }
+                return item
+            }
+            try Expect.isTrue(try await store.write { try $0.insertNew(table: "T", items: batch) }, "new ids")
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 300, "every row")
+            try Expect.equal(try await store.lookup(table: "T", id: "i150"), batch[150], "the row with a new property")
+            try Expect.equal(try await store.lookup(table: "T", id: "i299"), batch[299], "the last row")
+            let late = StoreQuery(table: "T", filter: .comparison(.equal, .property("late"), .value(.string("x'y"))))
+            try Expect.equal(Build.ids(try await store.read(late)), ["i150"], "the late property filters")
+            let missing = StoreQuery(table: "T", filter: .comparison(.equal, .property("n"), .value(.null)))
+            try Expect.equal(try await store.count(missing), 43, "absent properties read as null")
+
+            let more = (300..<600).map { Build.object(["id": .string("i\($0)"), "m": .bool(true)]) }
+            let clash = Build.replacing(more, at: 290, with: Build.object(["id": .string("i3")]))
+            try Expect.isTrue(
+                !(try await store.write { try $0.insertNew(table: "T", items: clash) }), "a stored id is refused")
+            let repeated = Build.replacing(more, at: 260, with: more[5])
+            try Expect.isTrue(
+                !(try await store.write { try $0.insertNew(table: "T", items: repeated) }), "a repeated id is refused")
+            let withoutID = Build.replacing(more, at: 100, with: Build.object(["m": .bool(false)]))
+            try await Expect.throwsError(.missingID(table: "T"), "an item without an id") {
+                _ = try await store.write { try $0.insertNew(table: "T", items: withoutID) }
+            }
+            try Expect.equal(try await store.count(StoreQuery(table: "T")), 300, "nothing of the refused batches")
+            let flagged = StoreQuery(table: "T", filter: .comparison(.equal, .property("m"), .value(.bool(true))))
+            try Expect.equal(try await store.count(flagged), 0, "no refused row filters")
+            try Expect.isTrue(try await store.write { try $0.insertNew(table: "T", items: more) }, "then all of them")
+            try Expect.equal(try await store.count(flagged), 300, "the second batch")
+        },
         StoreConformanceCheck(name: "lookup of an absent id returns nil") { makeStore in
             let store = try await makeStore()
             try await Build.table(store, "T", items: [Build.object(["id": .string("a")])])

@@ -31,6 +31,11 @@ enum SQLiteOperationTable {
         """
     private static let replaceSQL =
         "INSERT OR REPLACE INTO \(name) (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+    /// Operations per multi-row insert of new operations (10 parameters each; SQLite 3.15 allows 999).
+    static let blockRows = 64
+    private static let blockInsertSQL =
+        "INSERT INTO \(name) (\(columns)) VALUES "
+        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: blockRows).joined(separator: ", ")
     private static let lookupSQL = "SELECT \(columns) FROM \(name) WHERE table_name = ? AND item_id = ?"
     private static let removeSQL = "DELETE FROM \(name) WHERE table_name = ? AND item_id = ?"
     private static let highestSQL = "SELECT MAX(sequence) FROM \(name)"
@@ -42,17 +47,20 @@ enum SQLiteOperationTable {
         defer { insert.reset() }
         for operation in operations {
             do {
+                insert.reset()
                 try bind(operation, to: insert)
                 try insert.run()
             } catch let error as SQLiteError where error.isConstraintViolation {
                 insert.reset()
                 let update = try database.cachedStatement(updateSQL)
                 defer { update.reset() }
+                update.reset()
                 try bind(operation, to: update)
                 try update.run()
                 if database.changes == 0 {
                     let replace = try database.cachedStatement(replaceSQL)
                     defer { replace.reset() }
+                    replace.reset()
                     try bind(operation, to: replace)
                     try replace.run()
                 }
@@ -66,14 +74,33 @@ enum SQLiteOperationTable {
         struct OperationExists: Error {}
         let insert = try database.cachedStatement(insertSQL)
         defer { insert.reset() }
+        func run(_ statement: Statement) throws {
+            do {
+                try statement.run()
+            } catch {
+                throw error.isConstraintViolation ? OperationExists() : error
+            }
+        }
         func insertAll() throws {
-            for operation in operations {
-                do {
-                    try bind(operation, to: insert)
-                    try insert.run()
-                } catch let error as SQLiteError where error.isConstraintViolation {
-                    throw OperationExists()
+            // Whole blocks with one statement each (one step per row cost more than binding it), the rest
+            // one by one.
+            var written = 0
+            if operations.count >= blockRows {
+                let block = try database.cachedStatement(blockInsertSQL)
+                defer { block.reset() }
+                while operations.count - written >= blockRows {
+                    block.reset()
+                    for row in 0..<blockRows {
+                        try bind(operations[written + row], to: block, offset: Int32(row * 10))
+                    }
+                    try run(block)
+                    written += blockRows
                 }
+            }
+            for operation in operations.dropFirst(written) {
+                insert.reset()
+                try bind(operation, to: insert)
+                try run(insert)
             }
         }
         do {
@@ -85,22 +112,23 @@ enum SQLiteOperationTable {
         }
     }
 
-    private static func bind(_ operation: PendingOperation, to statement: Statement) throws {
-        statement.reset()
-        try statement.bind(Int64(operation.sequence), at: 1)
-        try statement.bind(operation.id, at: 2)
-        try statement.bind(operation.kind.rawValue, at: 3)
-        try statement.bind(operation.table, at: 4)
-        try statement.bind(operation.itemId, at: 5)
+    /// Binds an operation's ten columns to parameters `offset + 1` … `offset + 10`, in ``columns`` order
+    /// (the statement must not be running: reset it first).
+    private static func bind(_ operation: PendingOperation, to statement: Statement, offset: Int32 = 0) throws {
+        try statement.bind(Int64(operation.sequence), at: offset + 1)
+        try statement.bind(operation.id, at: offset + 2)
+        try statement.bind(operation.kind.rawValue, at: offset + 3)
+        try statement.bind(operation.table, at: offset + 4)
+        try statement.bind(operation.itemId, at: offset + 5)
         if let item = operation.item {
-            try statement.bind(utf8: StoreCoding.canonicalJSONBytes(item), at: 6)
+            try statement.bind(utf8: StoreCoding.canonicalJSONBytes(item), at: offset + 6)
         } else {
-            try statement.bind(.null, at: 6)
+            try statement.bind(.null, at: offset + 6)
         }
-        try statement.bind(operation.state.rawValue, at: 7)
-        try statement.bind(Int64(operation.version), at: 8)
-        try statement.bind(operation.createdAt.ticks, at: 9)
-        try statement.bind(Int64(operation.attempts), at: 10)
+        try statement.bind(operation.state.rawValue, at: offset + 7)
+        try statement.bind(Int64(operation.version), at: offset + 8)
+        try statement.bind(operation.createdAt.ticks, at: offset + 9)
+        try statement.bind(Int64(operation.attempts), at: offset + 10)
     }
 
     static func remove(_ operations: [PendingOperation], in database: Database) throws {

@@ -125,10 +125,13 @@ final class SQLiteStorage {
         // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
         // before it too, so a refused batch leaves the table untouched.
         try atomically {
+            // New rows go in blocks of many rows per statement; what is left over (and every replacing
+            // write) one row at a time.
+            let written = replacing ? 0 : try insertInBlocks(items, canonicalJSON: canonicalJSON, table: &table)
             var statements = try upsertStatements(table)
             defer { for statement in statements { statement.reset() } }
             var touched = Array(repeating: false, count: statements.count)
-            for (index, item) in items.enumerated() {
+            for (index, item) in items.enumerated().dropFirst(written) {
                 let id = try ItemKey.id(of: item, table: name)
                 let json = canonicalJSON?[index] ?? StoreCoding.canonicalJSONBytes(item)
                 let binding = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
@@ -160,6 +163,60 @@ final class SQLiteStorage {
                 }
             }
         }
+    }
+
+    /// Inserts whole blocks of ``SQLiteTableState/blockRows`` new items with one statement each and returns
+    /// how many items it wrote; a stored or repeated id throws ``RowExists`` (the caller's savepoint undoes
+    /// the blocks before). Properties without a column get one before their block is written.
+    private func insertInBlocks(_ items: [JSONObject], canonicalJSON: [[UInt8]]?, table: inout SQLiteTableState)
+        throws -> Int
+    {
+        var written = 0
+        while table.blockRows > 1, items.count - written >= table.blockRows {
+            let block = written..<(written + table.blockRows)
+            let missing = try insertBlock(items[block], canonicalJSON: canonicalJSON, table: table)
+            if missing.isEmpty {
+                written = block.upperBound
+            } else {
+                // Add the columns, then write the same block with the wider statement.
+                try catalog.addColumns(missing.sorted(), to: table.key, in: database)
+                table = try catalog.table(named: table.definition.name)
+            }
+        }
+        return written
+    }
+
+    /// Writes one block of new rows with ``SQLiteTableState/blockInsertSQL``, or, writing nothing, returns
+    /// the properties that have no column yet.
+    private func insertBlock(_ block: ArraySlice<JSONObject>, canonicalJSON: [[UInt8]]?, table: SQLiteTableState)
+        throws -> Set<String>
+    {
+        let statement = try database.cachedStatement(table.blockInsertSQL)
+        defer { statement.reset() }
+        statement.reset()
+        statement.clearBindings()
+        var missing: Set<String> = []
+        for (row, index) in block.indices.enumerated() {
+            let item = block[index]
+            let base = Int32(row) * table.blockWidth
+            try statement.bind(try ItemKey.id(of: item, table: table.definition.name), at: base + 1)
+            try statement.bind(utf8: canonicalJSON?[index] ?? StoreCoding.canonicalJSONBytes(item), at: base + 2)
+            for (property, value) in item.properties where property != "id" {
+                guard let column = table.column(for: property) else {
+                    missing.insert(property)
+                    continue
+                }
+                let projected = Projection.project(value, isDate: column.isDate).sqliteValue
+                try statement.bind(projected, at: base + column.parameter)
+            }
+        }
+        guard missing.isEmpty else { return missing }
+        do {
+            try statement.run()
+        } catch {
+            throw error.isConstraintViolation ? RowExists() : error
+        }
+        return []
     }
 
     private enum Binding {

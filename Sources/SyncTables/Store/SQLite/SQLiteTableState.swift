@@ -24,6 +24,7 @@ struct SQLiteTableState: Sendable {
                 columns[property]?.isDate = FilterPreparation.isDateProperty(property, dates)
             }
             upsertSQL = makeUpsertSQL()
+            makeBlockInsertSQL()
         }
     }
     /// The case-insensitive key (see ``TableName``).
@@ -39,6 +40,7 @@ struct SQLiteTableState: Sendable {
         // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
         self.lookupSQL = "SELECT _json FROM \"\(definition.name)\" WHERE id = ?"
         self.upsertSQL = makeUpsertSQL()
+        makeBlockInsertSQL()
     }
 
     /// The statement reading one row's JSON by id, built once: it is the most frequent statement.
@@ -80,6 +82,7 @@ struct SQLiteTableState: Sendable {
             name: "c\(number)", statement: statement, parameter: Int32(parameter), ordinal: ordinal,
             isDate: isDate(property))
         upsertSQL = makeUpsertSQL()
+        makeBlockInsertSQL()
     }
 
     /// Columns in creation order.
@@ -104,6 +107,38 @@ struct SQLiteTableState: Sendable {
     var replaceSQL: String {
         let assignments = orderedColumns.prefix(Self.insertColumns).map { "\"\($0.name)\" = ?\($0.parameter)" }
         return "UPDATE \(quotedName) SET " + (["_json = ?2"] + assignments).joined(separator: ", ") + " WHERE id = ?1"
+    }
+
+    /// The most rows one multi-row `INSERT` carries: more rows per statement stop paying off well before
+    /// SQLite's parameter limit does.
+    static let maximumBlockRows = 64
+
+    /// Rows per ``blockInsertSQL`` statement (each row binds `id`, `_json` and every projected column);
+    /// 0 when the table is too wide for more than one row per statement.
+    private(set) var blockRows = 0
+
+    /// One `INSERT` of ``blockRows`` new rows, for batches of new items: stepping one statement per row
+    /// cost more than binding the row (measured with raw SQL: 64 rows per statement wrote the same rows
+    /// about a third faster). Row `r`'s parameters start at `r * blockWidth`, in the order of the first
+    /// ``upsertSQL`` statement. Empty when ``blockRows`` is 0.
+    private(set) var blockInsertSQL = ""
+
+    /// The parameters of one row in ``blockInsertSQL``.
+    var blockWidth: Int32 { Int32(2 + min(columns.count, Self.insertColumns)) }
+
+    private mutating func makeBlockInsertSQL() {
+        let width = Int(blockWidth)
+        let rows = columns.count <= Self.insertColumns ? min(Self.maximumBlockRows, Self.parameterLimit / width) : 0
+        guard rows > 1 else {
+            (blockRows, blockInsertSQL) = (0, "")
+            return
+        }
+        let names = orderedColumns.map { ", \"\($0.name)\"" }.joined()
+        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        blockRows = rows
+        blockInsertSQL =
+            "INSERT INTO \(quotedName) (id, _json\(names)) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
     private func makeUpsertSQL() -> [String] {
