@@ -20,7 +20,10 @@ extension SyncContext {
     /// Only for a ``DedicatedThreadStore`` (the transaction waits for chunks on the store's thread). Returns
     /// `false`, having changed nothing, when the batch needs the general path of ``write(_:to:dateProperties:)``:
     /// an id that is stored, queued, repeated or being pushed, or a chunk with a date property the table's
-    /// definition lacks. An error the sender finishes with is rethrown as it is, after the rollback.
+    /// definition lacks. An error the sender finishes with is rethrown as it is, after the rollback. The
+    /// sender learns the same through ``ChunkChannel/receiverOutcome()``: the end of the stream is taken
+    /// only when the batch is written, and a refusal abandons the stream.
+    @discardableResult
     func insertNewStreamed(first: InsertChunk, rest: ChunkChannel<InsertChunk>, to table: String) async throws
         -> Bool
     {
@@ -49,6 +52,7 @@ extension SyncContext {
                 return written
             }
         } catch is StreamRefused {
+            rest.abandon()
             return false
         } catch {
             // Read before stopping the sender: once stopped, it finishes with a CancellationError of its own.

@@ -43,44 +43,78 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
         guard !originals.isEmpty else { return [] }
-        let prepared: [PreparedInsert]
-        if originals.count > Self.streamedChunkSize, context.store is any DedicatedThreadStore {
-            prepared = try await insertStreamed(originals)
-        } else {
-            prepared = try originals.map { try prepareInsert($0) }
-            try await write(prepared)
+        if originals.count > Self.streamingThreshold, context.store is any DedicatedThreadStore {
+            return try await insertStreamed(originals)
         }
-        // Usually every item is stored as given: hand the caller's array back instead of rebuilding it.
-        guard prepared.contains(where: \.changed) else { return originals }
-        return try zip(prepared, originals).map { try $0.returned($1, table: name) }
+        let prepared = try originals.map { try prepareInsert($0) }
+        try await write(prepared)
+        return try returned(originals, replacing: Self.changed(prepared))
     }
 
-    /// Items per chunk of a streamed insert: small enough that the store starts writing soon, large enough
+    /// Batches larger than this are streamed to a store with a thread of its own.
+    static var streamingThreshold: Int { 1_024 }
+
+    /// Items in the first chunk of a streamed insert, which the caller encodes before the store can start:
+    /// small, so the store starts soon.
+    static var firstStreamedChunkSize: Int { 256 }
+
+    /// Items per later chunk: small enough that the store never waits long for the next one, large enough
     /// that handing a chunk over costs nothing next to writing it.
-    static var streamedChunkSize: Int { 1_024 }
+    static var streamedChunkSize: Int { 512 }
+
+    /// The items as stored: `originals`, with the stored row of each index in `changed` decoded in place of
+    /// the app's item (a generated id, stripped system properties). Usually nothing changed, and the
+    /// caller's array comes back as it is.
+    private func returned(_ originals: [Item], replacing changed: [Int: PreparedInsert]) throws -> [Item] {
+        var items = originals
+        for (index, insert) in changed {
+            items[index] = try insert.returned(originals[index], table: name)
+        }
+        return items
+    }
+
+    /// The prepared inserts whose row differs from the app's item, by index, starting at `offset`.
+    private static func changed(_ prepared: [PreparedInsert], offset: Int = 0) -> [Int: PreparedInsert] {
+        var changed: [Int: PreparedInsert] = [:]
+        for (index, insert) in prepared.enumerated() where insert.changed {
+            changed[offset + index] = insert
+        }
+        return changed
+    }
+
+    /// What the task encoding a streamed insert's later chunks hands back.
+    private enum EncodedRest: Sendable {
+        /// The batch was stored as streamed: the prepared inserts whose row differs from the app's item, by
+        /// their index in the batch.
+        case stored(changed: [Int: PreparedInsert])
+        /// The store gave the stream up: every later item, for the general path.
+        case refused([PreparedInsert])
+    }
 
     /// A large batch for a store with its own thread: a task on the shared pool encodes chunk after chunk
     /// while the store's thread writes them, all in one transaction, so encoding and writing overlap.
     /// When the batch is not simply new items (see ``SyncContext/insertNewStreamed(first:rest:to:)``), it
     /// is written again through the general path once fully encoded.
-    private func insertStreamed(_ originals: [Item]) async throws -> [PreparedInsert] {
-        let size = Self.streamedChunkSize
-        let first = try encodeChunk(originals[0..<size])
+    private func insertStreamed(_ originals: [Item]) async throws -> [Item] {
+        let firstSize = Self.firstStreamedChunkSize
+        let first = try encodeChunk(originals[0..<firstSize])
         let channel = ChunkChannel<SyncContext.InsertChunk>()
-        return try await withThrowingTaskGroup(of: [PreparedInsert].self) { group in
+        return try await withThrowingTaskGroup(of: EncodedRest.self) { group in
             // The shared pool, not the caller's executor preference: that may be the store's own thread,
             // which will be waiting for these chunks.
             group.addTask(executorPreference: globalConcurrentExecutor) {
                 var prepared: [PreparedInsert] = []
-                prepared.reserveCapacity(originals.count - size)
+                var sent: [SyncContext.InsertChunk] = []
+                prepared.reserveCapacity(originals.count - firstSize)
                 do {
-                    var start = size
+                    var start = firstSize
                     while start < originals.count {
                         // The store gave up: its transaction is rolled back, the rest is not needed.
                         guard !channel.isStopped else { throw CancellationError() }
-                        let end = min(start + size, originals.count)
+                        let end = min(start + Self.streamedChunkSize, originals.count)
                         let encoded = try encodeChunk(originals[start..<end])
                         channel.send(encoded.chunk)
+                        sent.append(encoded.chunk)
                         prepared += encoded.prepared
                         start = end
                     }
@@ -89,14 +123,22 @@ public struct SyncTable<Item: SyncItem>: Sendable {
                     channel.finish(throwing: error)
                     throw error
                 }
-                return prepared
+                guard await channel.receiverOutcome() else { return .refused(prepared) }
+                // Stored. Returning frees the encoded batch here, beside the store's commit, rather than on
+                // the store's thread or the caller's after it: `sent` keeps every chunk alive until then.
+                return withExtendedLifetime(sent) { .stored(changed: Self.changed(prepared, offset: firstSize)) }
             }
-            let stored = try await context.insertNewStreamed(first: first.chunk, rest: channel, to: name)
-            let prepared = try await first.prepared + (group.next() ?? [])
-            if !stored {
+            // Whether the store took the stream reaches the encoding task too, through the channel.
+            try await context.insertNewStreamed(first: first.chunk, rest: channel, to: name)
+            switch try await group.next() ?? .stored(changed: [:]) {
+            case .stored(let changed):
+                let all = changed.merging(Self.changed(first.prepared)) { later, _ in later }
+                return try returned(originals, replacing: all)
+            case .refused(let later):
+                let prepared = first.prepared + later
                 try await write(prepared)
+                return try returned(originals, replacing: Self.changed(prepared))
             }
-            return prepared
         }
     }
 

@@ -67,7 +67,8 @@ enum EncodedNode {
 /// Keeping finished values in their final dictionary avoids rebuilding it when encoding ends, which is
 /// the whole cost for flat items.
 final class ObjectBuilder {
-    private var values: [String: JSONValue] = [:]
+    // Room for a typical item's properties up front: growing from empty rehashed every key three times.
+    private var values = [String: JSONValue](minimumCapacity: 8)
     private var pending: [String: EncodedNode] = [:]
 
     func set(_ value: JSONValue, for key: String) {

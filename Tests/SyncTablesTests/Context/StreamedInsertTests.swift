@@ -8,8 +8,8 @@ import Testing
 /// chunk must leave nothing behind, exactly as the unstreamed path does.
 @Suite("Streamed insert(contentsOf:)")
 struct StreamedInsertTests {
-    /// Three chunks and a bit.
-    static let batchSize = SyncTable<ContextTodo>.streamedChunkSize * 3 + 17
+    /// Past the streaming threshold: a first chunk and several later ones.
+    static let batchSize = SyncTable<ContextTodo>.streamingThreshold + 529
 
     static func batch(prefix: String = "i") -> [ContextTodo] {
         (0..<batchSize).map { ContextTodo(id: "\(prefix)\($0)", text: "item \($0)", priority: $0 % 5) }
@@ -157,7 +157,7 @@ struct StreamedInsertTests {
         }
 
         let markers = recorder.markers
-        let chunk = SyncTable<ThreadRecordingNote>.streamedChunkSize
+        let chunk = SyncTable<ThreadRecordingNote>.firstStreamedChunkSize
         #expect(markers.count == batch.count)
         #expect(markers.prefix(chunk).allSatisfy { $0 == "SyncTablesStore" }, "the first chunk: the caller")
         #expect(markers.dropFirst(chunk).allSatisfy { $0 != "SyncTablesStore" }, "the rest: the shared pool")

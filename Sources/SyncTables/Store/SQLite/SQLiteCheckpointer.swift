@@ -97,6 +97,12 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     }
 
     private func run() {
+        #if os(Linux)
+            // Background work: a lower priority for this thread ("0" is the calling thread on Linux), so that
+            // when every core is busy the store's thread and the app's tasks run first. Foundation's quality
+            // of service sets none on Linux.
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
         while true {
             condition.lock()
             while !isRequested && !isStopping { condition.wait() }
