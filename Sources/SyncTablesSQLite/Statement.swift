@@ -153,6 +153,11 @@ package final class Statement {
         }
     }
 
+    /// `true` when column `index` (0-based) of the current row is `NULL`.
+    package func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
     /// The text of column `index`, or `nil` when it is `NULL`.
     package func text(at index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }

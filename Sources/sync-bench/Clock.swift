@@ -68,6 +68,11 @@ final class TemporaryDirectory {
 
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// Removes a database file with its log and shared-memory files, if they exist.
+    func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }

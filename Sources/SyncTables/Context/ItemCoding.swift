@@ -8,7 +8,7 @@ enum ItemCoding {
 
     /// The JSON object for `item`, and the top-level properties that were encoded from `Date`s.
     static func object<Item: SyncItem>(from item: Item) throws(SyncError) -> (JSONObject, dateProperties: Set<String>) {
-        if let object = item as? JSONObject { return (object, []) }
+        if Item.self == JSONObject.self, let object = item as? JSONObject { return (object, []) }
         let encoded: (value: JSONValue, dateKeys: Set<String>)
         do {
             encoded = try JSONValueEncoder().encodeWithDateKeys(item)

@@ -56,7 +56,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
 
     /// Items in the first chunk of a streamed insert, which the caller encodes before the store can start:
     /// small, so the store starts soon.
-    static var firstStreamedChunkSize: Int { 256 }
+    static var firstStreamedChunkSize: Int { 64 }
 
     /// Items per later chunk: small enough that the store never waits long for the next one, large enough
     /// that handing a chunk over costs nothing next to writing it.
@@ -152,10 +152,12 @@ public struct SyncTable<Item: SyncItem>: Sendable {
         chunk.itemIds.reserveCapacity(prepared.count)
         chunk.canonicalJSON.reserveCapacity(prepared.count)
         for insert in prepared {
-            let row = ItemCoding.rowForInsert(insert.object)
+            // Unchanged means no server-owned property to strip: the row is the object as it is.
+            let row = insert.changed ? ItemCoding.rowForInsert(insert.object) : insert.object
             chunk.rows.append(row)
-            chunk.itemIds.append(LocalChange.insert(insert.object).itemId)
-            chunk.canonicalJSON.append(StoreCoding.canonicalJSONBytes(row))
+            chunk.itemIds.append(insert.id)
+            // Only the SQLite stores stream (they are the dedicated-thread stores): their stored form.
+            chunk.canonicalJSON.append(SQLiteColumnOnlyStrings.storedJSON(row))
             chunk.dateProperties.formUnion(insert.dateProperties)
         }
         return (prepared, chunk)
@@ -214,6 +216,8 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     /// An insert ready for the context, and what is needed to return the stored item.
     private struct PreparedInsert: Sendable {
         var object: JSONObject
+        /// The item's id (`object["id"]`).
+        var id: String
         var dateProperties: Set<String>
         /// Whether the stored row differs from the app's item (generated id, stripped system properties).
         var changed: Bool
@@ -227,13 +231,15 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     private func prepareInsert(_ item: Item) throws -> PreparedInsert {
         var (object, dateProperties) = try ItemCoding.object(from: item)
         var changed = ItemCoding.serverOwnedProperties.contains { object[$0] != nil }
+        let id: String
         if item.id.isEmpty {
-            object["id"] = .string(ItemID.generate())
+            id = ItemID.generate()
             changed = true
         } else {
-            object["id"] = .string(try validatedID(item.id))
+            id = try validatedID(item.id)
         }
-        return PreparedInsert(object: object, dateProperties: dateProperties, changed: changed)
+        object["id"] = .string(id)
+        return PreparedInsert(object: object, id: id, dateProperties: dateProperties, changed: changed)
     }
 
     private func validatedID(_ id: String) throws -> String {

@@ -95,6 +95,8 @@ public protocol StoreTransaction {
     /// `canonicalJSON[i]` is `items[i].jsonBytes`. A store that keeps that text (as `SQLiteStore` does)
     /// writes it as given, so the caller can serialize on another thread while the store writes; the
     /// default ignores it, and so does every store when the list does not have one text per item.
+    /// `SQLiteStore` also takes the form it stores, the same text without the long strings it keeps in
+    /// their columns only (what it reads back is the same either way).
     func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool
     /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
     @discardableResult

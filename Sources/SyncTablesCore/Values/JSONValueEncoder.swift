@@ -138,6 +138,13 @@ final class ValueEncoder: Encoder {
 
     /// Encodes a nested value, handling the Foundation types that have a JSON form of their own.
     func box<T: Encodable>(_ value: T, at path: @autoclosure () -> [any CodingKey]) throws -> EncodedNode {
+        // The types below are all structs or enums, so comparing the static type is exact; it spares an item
+        // (the usual value here) seven dynamic casts.
+        guard Self.hasJSONForm(T.self) else {
+            let encoder = ValueEncoder(state: state, codingPath: path())
+            try value.encode(to: encoder)
+            return encoder.node ?? .value(.object(JSONObject()))
+        }
         switch value {
         case let json as JSONValue: return .value(json)
         case let object as JSONObject: return .value(.object(object))
@@ -151,6 +158,12 @@ final class ValueEncoder: Encoder {
             try value.encode(to: encoder)
             return encoder.node ?? .value(.object(JSONObject()))
         }
+    }
+
+    /// Whether values of `type` have a JSON form of their own (see ``box(_:at:)``).
+    private static func hasJSONForm(_ type: Any.Type) -> Bool {
+        type == JSONValue.self || type == JSONObject.self || type == Date.self || type == Data.self
+            || type == URL.self || type == UUID.self || type == Decimal.self
     }
 
     static func integer<I: BinaryInteger>(_ value: I, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {

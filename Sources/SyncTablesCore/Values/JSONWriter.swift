@@ -32,8 +32,21 @@ struct JSONWriter {
     }
 
     mutating func write(_ object: JSONObject) {
+        writeMembers(Array(object.properties))
+    }
+
+    /// Writes `object` without the members `omit` picks (only at this level; nested objects are whole).
+    mutating func write(_ object: JSONObject, omitting omit: (String, JSONValue) -> Bool) {
+        var members: [(key: String, value: JSONValue)] = []
+        members.reserveCapacity(object.count)
+        for member in object.properties where !omit(member.key, member.value) { members.append(member) }
+        writeMembers(members)
+    }
+
+    private mutating func writeMembers(_ members: [(key: String, value: JSONValue)]) {
+        var members = members
+        members.sort { JSONObject.utf8Precedes($0.key, $1.key) }
         bytes.append(UInt8(ascii: "{"))
-        let members = object.properties.sorted { JSONObject.utf8Precedes($0.key, $1.key) }
         var first = true
         for (key, value) in members {
             if !first { bytes.append(UInt8(ascii: ",")) }
@@ -140,6 +153,13 @@ extension JSONObject {
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter()
         writer.write(self)
+        return writer.bytes
+    }
+
+    /// ``jsonBytes`` without the properties `omit` picks (nested objects are written whole).
+    package func jsonBytes(omitting omit: (String, JSONValue) -> Bool) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.write(self, omitting: omit)
         return writer.bytes
     }
 

@@ -57,9 +57,9 @@ struct SQLiteCheckpointTests {
         let path = directory.newDatabasePath()
         let store = try SQLiteStore(path: path)
         try await store.defineTable(TableDefinition(name: "Big"))
-        // About 2,000 pages of log (each row is stored as JSON and as a column): past the size that wakes the thread, short of the size at which a commit
+        // About 2,000 pages of log: past the size that wakes the thread, short of the size at which a commit
         // checkpoints itself, so only the thread can have copied rows into the database file.
-        try await writeLargeRows(store, count: 1000, prefix: "c")
+        try await writeLargeRows(store, count: 2000, prefix: "c")
         #expect(fileSize(path + "-wal") < Int(SQLiteCheckpointer.inlinePages) * 4096)
         var copied = false
         for _ in 0..<300 where !copied {
@@ -75,9 +75,9 @@ struct SQLiteCheckpointTests {
         let store = try SQLiteStore(path: directory.newDatabasePath())
         try await store.defineTable(TableDefinition(name: "Big"))
         let checkpointer = try #require(store.checkpointer)
-        // Some 6,000 pages of log (rows of about 8 KB) in 1,500 commits, with no pause for the thread to catch
+        // Some 6,000 pages of log (rows of about 16 KB) in 1,500 commits, with no pause for the thread to catch
         // up: it used to be woken by every commit once the log passed 1,000 pages, over a thousand times here.
-        let text = String(repeating: "z", count: 4000)
+        let text = String(repeating: "z", count: 16000)
         for index in 0..<1500 {
             try await store.write { transaction in
                 try transaction.upsert(

@@ -61,7 +61,7 @@ struct SQLiteQueueLayoutMigrationTests {
         try await reopened.store.close()
 
         let database = try Database(path: path)
-        #expect(try database.userVersion() == 2)
+        #expect(try database.userVersion() == SQLiteCatalog.currentVersion)
         #expect(try database.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name = '__operations'") == .integer(0))
         #expect(
             try database.scalar("SELECT COUNT(*) FROM __synctables_tables WHERE key = '__operations'") == .integer(0))

@@ -17,7 +17,7 @@ import Testing
     @Test func theFileIsInWALModeAndStampedWithTheLayoutVersion() async throws {
         let (directory, database) = try await storeFile { _ in }
         #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
-        #expect(try database.userVersion() == 2)
+        #expect(try database.userVersion() == 3)
         let queueColumns = try database.prepare("PRAGMA table_info(__synctables_operations)")
         var names: [String] = []
         while try queueColumns.step() { names.append(queueColumns.text(at: 1) ?? "") }
@@ -51,6 +51,44 @@ import Testing
         let updated = try #require(numbers["updatedAt"])
         #expect(try database.scalar("SELECT c\(updated) FROM TodoItem") == .integer(15_000_000))
         #expect(try database.scalar("SELECT typeof(_json) FROM TodoItem") == .text("text"))
+        _ = directory
+    }
+
+    @Test func longStringsAreStoredOnceInTheirColumnAndListedOnTheRow() async throws {
+        let long = String(repeating: "long text; ", count: 10)
+        let dateLike = "2024-05-01T10:00:00." + String(repeating: "0", count: 60) + "Z"
+        let (directory, database) = try await storeFile { store in
+            try await store.defineTable(TableDefinition(name: "Note", dateProperties: ["due"]))
+            try await store.write {
+                try $0.upsert(
+                    table: "Note",
+                    items: [
+                        JSONObject([
+                            "id": .string("a"), "body": .string(long), "short": .string("brief"),
+                            "due": .string(dateLike), "nested": .object(JSONObject(["inner": .string(long)])),
+                        ]),
+                        JSONObject(["id": .string("b"), "short": .string("only short")]),
+                    ])
+            }
+        }
+        let columns = try database.prepare(
+            "SELECT property, column_number FROM __synctables_columns WHERE table_key = 'note'")
+        var numbers: [String: Int64] = [:]
+        while try columns.step() { numbers[columns.text(at: 0) ?? ""] = columns.integer(at: 1) }
+        let body = try #require(numbers["body"])
+        // The long string is in its column only; a short one, a long date-time and a nested value stay in `_json`.
+        let json = try database.scalar("SELECT _json FROM Note WHERE id = 'a'")
+        guard case .text(let text) = json else {
+            Issue.record("no _json text: \(json)")
+            return
+        }
+        #expect(!text.contains("\"body\""))
+        #expect(text.contains("\"short\":\"brief\""))
+        #expect(text.contains(dateLike))
+        #expect(text.contains("\"inner\":\"\(long)\""))
+        #expect(try database.scalar("SELECT _column_only FROM Note WHERE id = 'a'") == .text("\(body)"))
+        #expect(try database.scalar("SELECT c\(body) FROM Note WHERE id = 'a'") == .text(long))
+        #expect(try database.scalar("SELECT _column_only FROM Note WHERE id = 'b'") == .null)
         _ = directory
     }
 

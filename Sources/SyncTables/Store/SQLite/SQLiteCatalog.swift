@@ -3,20 +3,28 @@ import SyncTablesSQLite
 /// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
 /// generated column holds which property. Versioned with `PRAGMA user_version`.
 ///
-/// Layout (version 2):
+/// Layout (version 3):
 /// - `__synctables_tables(key, name, date_properties, indexes)`: one row per user table; `key` is the
 ///   lower-cased name, the lists are canonical JSON arrays.
 /// - `__synctables_columns(table_key, property, column_number)`: the projected column `c<number>` of each
 ///   property.
 /// - `__synctables_operations`: the context's operation queue (see ``SQLiteOperationTable``). Version 1
 ///   kept it as the JSON row table `__operations`; the step to version 2 moves its rows over.
+/// - Each user table: `id`, `_json`, `_column_only` (see ``SQLiteColumnOnlyStrings``) and the projected
+///   columns. The step to version 3 adds `_column_only` to every table (`NULL`: the old rows keep every
+///   value in `_json`).
 struct SQLiteCatalog: Sendable {
     /// The layout version this code writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
+
+    /// Counts changes to the tables and their columns, so copies of what the catalog said can tell they
+    /// are out of date.
+    private(set) var revision = 0
 
     /// Tables by key.
     private(set) var tables: [String: SQLiteTableState] = [:] {
         didSet {
+            revision += 1
             if tables.count != keysByName.count {
                 keysByName = Dictionary(
                     tables.map { ($1.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -63,6 +71,24 @@ struct SQLiteCatalog: Sendable {
             try database.execute(SQLiteOperationTable.createSQL)
             try SQLiteOperationTable.adoptLegacyRows(in: database)
         }
+        if version < 3 {
+            let tables = try database.prepare("SELECT name FROM __synctables_tables")
+            var names: [String] = []
+            while try tables.step() { names.append(tables.text(at: 0) ?? "") }
+            for name in names {
+                guard try !hasColumn(SQLiteColumnOnlyStrings.listColumn, table: name, in: database) else { continue }
+                try database.execute(
+                    "ALTER TABLE \"\(name)\" ADD COLUMN \(SQLiteColumnOnlyStrings.listColumn) TEXT")
+            }
+        }
+    }
+
+    private static func hasColumn(_ column: String, table: String, in database: Database) throws -> Bool {
+        let columns = try database.prepare("PRAGMA table_info(\"\(table)\")")
+        while try columns.step() {
+            if columns.text(at: 1) == column { return true }
+        }
+        return false
     }
 
     /// Reads the catalog from the database.
@@ -124,7 +150,8 @@ struct SQLiteCatalog: Sendable {
         } else {
             table = SQLiteTableState(definition: definition, key: key)
             try database.execute(
-                "CREATE TABLE IF NOT EXISTS \(table.quotedName) (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL)")
+                "CREATE TABLE IF NOT EXISTS \(table.quotedName) (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, "
+                    + "\(SQLiteColumnOnlyStrings.listColumn) TEXT)")
         }
         try database.run(
             "INSERT OR REPLACE INTO __synctables_tables (key, name, date_properties, indexes) VALUES (?, ?, ?, ?)",

@@ -12,18 +12,37 @@ import SyncTablesSQLite
 final class SQLiteLookupConnection: Sendable {
     /// What a lookup found.
     enum Outcome {
-        /// The stored JSON of the row.
-        case found([UInt8])
+        /// The stored JSON of the row, and the values it keeps in their columns only (see
+        /// ``SQLiteColumnOnlyStrings``), by property.
+        case found(json: [UInt8], columnOnly: [(String, String)])
         /// No row has this id.
         case absent
         /// The store's own connection must answer.
         case unavailable
     }
 
+    /// What a lookup needs to know about one table.
+    struct Table: Sendable {
+        /// ``SQLiteTableState/lookupSQL``.
+        var lookupSQL: String
+        /// ``SQLiteTableState/quotedName``.
+        var quotedName: String
+        /// ``SQLiteTableState/propertiesByNumber``.
+        var propertiesByNumber: [Int: String]
+
+        init(_ table: SQLiteTableState) {
+            lookupSQL = table.lookupSQL
+            quotedName = table.quotedName
+            propertiesByNumber = table.propertiesByNumber
+        }
+    }
+
     private struct State {
         var database: Database?
-        /// The lookup statement of every table the store's catalog holds, by key (``TableName``).
-        var tables: [String: String] = [:]
+        /// Every table the store's catalog holds, by key (``TableName``).
+        var tables: [String: Table] = [:]
+        /// The catalog revision `tables` comes from.
+        var revision = -1
     }
 
     private let state: LockedState<State>
@@ -38,28 +57,47 @@ final class SQLiteLookupConnection: Sendable {
         state = LockedState(State(database: database))
     }
 
-    /// Records the tables the store knows, each with its lookup statement (``SQLiteTableState/lookupSQL``);
-    /// lookups of other names go to the store.
-    func setTables(_ tables: [String: String]) {
-        state.withLock { $0.tables = tables }
+    /// Records the tables the store knows at a revision of its catalog; lookups of other names go to the
+    /// store.
+    func setTables(_ tables: [String: Table], revision: Int) {
+        state.withLock {
+            $0.tables = tables
+            $0.revision = revision
+        }
     }
 
-    /// How many tables were last recorded.
-    var tableCount: Int {
-        state.withLock { $0.tables.count }
+    /// The catalog revision the tables were last recorded at.
+    var revision: Int {
+        state.withLock { $0.revision }
     }
 
     /// The stored JSON of the row `id` of `table`.
     func lookup(table: String, id: String) -> Outcome {
         guard let key = try? TableName.key(table) else { return .unavailable }
         return state.withLock { state in
-            guard let database = state.database, let lookupSQL = state.tables[key] else { return .unavailable }
+            guard let database = state.database, let table = state.tables[key] else { return .unavailable }
             do {
-                let statement = try database.cachedStatement(lookupSQL)
+                let statement = try database.cachedStatement(table.lookupSQL)
                 defer { statement.reset() }
                 try statement.bind(id, at: 1)
                 guard try statement.step() else { return .absent }
-                return .found(statement.withUTF8Bytes(at: 0) { Array($0) })
+                let json = statement.withUTF8Bytes(at: 0) { Array($0) }
+                guard let list = statement.text(at: 1) else { return .found(json: json, columnOnly: []) }
+                // Read while the row's statement still steps: both see the same commit. Anything unexpected
+                // (a column added since the tables were recorded) is the store's to answer.
+                guard let numbers = SQLiteColumnOnlyStrings.numbers(in: list) else { return .unavailable }
+                var properties: [String] = []
+                for number in numbers {
+                    guard let property = table.propertiesByNumber[number] else { return .unavailable }
+                    properties.append(property)
+                }
+                let values = try database.cachedStatement(
+                    SQLiteColumnOnlyStrings.valuesSQL(table: table.quotedName, numbers: numbers))
+                guard
+                    let found = try SQLiteColumnOnlyStrings.values(
+                        of: statement.integer(at: 2), properties: properties, through: values)
+                else { return .unavailable }
+                return .found(json: json, columnOnly: found)
             } catch {
                 return .unavailable
             }

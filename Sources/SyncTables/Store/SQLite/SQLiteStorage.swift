@@ -47,17 +47,22 @@ final class SQLiteStorage {
         try readRows(query) { statement, table in try decode(statement, table: table, id: nil) }
     }
 
-    /// The stored JSON text of the matching rows, unparsed.
+    /// The stored JSON text of the matching rows, unparsed unless a row keeps long strings in their columns
+    /// only (see ``SQLiteColumnOnlyStrings``).
     func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
-        try readRows(query) { statement, _ in statement.withUTF8Bytes(at: 0) { Array($0) } }
+        try readRows(query) { statement, table in
+            guard statement.isNull(at: 1) else { return try decode(statement, table: table, id: nil).jsonBytes }
+            return statement.withUTF8Bytes(at: 0) { Array($0) }
+        }
     }
 
-    /// Runs the query's `SELECT _json …` and turns each result row into a value.
+    /// Runs the query's `SELECT _json, _column_only, rowid …` and turns each result row into a value.
     private func readRows<Row>(_ query: StoreQuery, _ row: (Statement, SQLiteTableState) throws -> Row) throws
         -> [Row]
     {
         let table = try catalog.table(named: query.table)
-        let select = try selectStatement(columns: "_json", table: table, query: query, ordered: true)
+        let select = try selectStatement(
+            columns: SQLiteTableState.storedColumns, table: table, query: query, ordered: true)
         return try SQLiteValueSets.with(select.valueSets, in: database) {
             let statement = try database.cachedStatement(select.sql)
             defer { statement.reset() }
@@ -133,7 +138,7 @@ final class SQLiteStorage {
             var touched = Array(repeating: false, count: statements.count)
             for (index, item) in items.enumerated().dropFirst(written) {
                 let id = try ItemKey.id(of: item, table: name)
-                let json = canonicalJSON?[index] ?? StoreCoding.canonicalJSONBytes(item)
+                let json = canonicalJSON?[index] ?? SQLiteColumnOnlyStrings.storedJSON(item)
                 let binding = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
                 if case .missing(let properties) = binding {
                     // New properties: add their columns, then bind the item again with the wider statements.
@@ -200,7 +205,8 @@ final class SQLiteStorage {
             let item = block[index]
             let base = Int32(row) * table.blockWidth
             try statement.bind(try ItemKey.id(of: item, table: table.definition.name), at: base + 1)
-            try statement.bind(utf8: canonicalJSON?[index] ?? StoreCoding.canonicalJSONBytes(item), at: base + 2)
+            try statement.bind(utf8: canonicalJSON?[index] ?? SQLiteColumnOnlyStrings.storedJSON(item), at: base + 2)
+            var columnOnly = SQLiteColumnOnlyStrings.ListBuilder()
             for (property, value) in item.properties where property != "id" {
                 guard let column = table.column(for: property) else {
                     missing.insert(property)
@@ -208,7 +214,9 @@ final class SQLiteStorage {
                 }
                 let projected = Projection.project(value, isDate: column.isDate).sqliteValue
                 try statement.bind(projected, at: base + column.parameter)
+                columnOnly.add(value, column: column.number)
             }
+            if !columnOnly.text.isEmpty { try statement.bind(columnOnly.text, at: base + 3) }
         }
         guard missing.isEmpty else { return missing }
         do {
@@ -239,6 +247,7 @@ final class SQLiteStorage {
         try insert.bind(id, at: 1)
         try insert.bind(utf8: json, at: 2)
         var missing: [String] = []
+        var columnOnly = SQLiteColumnOnlyStrings.ListBuilder()
         for (property, value) in item.properties where property != "id" {
             guard let column = table.column(for: property) else {
                 missing.append(property)
@@ -248,9 +257,12 @@ final class SQLiteStorage {
                 let projected = Projection.project(value, isDate: column.isDate).sqliteValue
                 try statements[column.statement].bind(projected, at: column.parameter)
                 touched[column.statement] = true
+                columnOnly.add(value, column: column.number)
             }
         }
-        return missing.isEmpty ? .bound : .missing(missing)
+        guard missing.isEmpty else { return .missing(missing) }
+        try insert.bind(columnOnly.sqliteValue, at: 3)
+        return .bound
     }
 
     private func upsertStatements(_ table: SQLiteTableState) throws -> [Statement] {
@@ -338,11 +350,45 @@ final class SQLiteStorage {
         return Select(sql: sql, bindings: compiled.bindings, valueSets: compiled.valueSets)
     }
 
+    /// The row in the current result of `statement`, which selects ``SQLiteTableState/storedColumns``.
     private func decode(_ statement: Statement, table: SQLiteTableState, id: String?) throws -> JSONObject {
+        let values: [(String, String)]?
         do {
-            return try statement.withUTF8Bytes(at: 0) { try StoreCoding.object(utf8: $0) }
+            values = try columnOnlyValues(statement, table: table)
+        } catch let error as SQLiteError {
+            throw error
         } catch {
             throw StoreError.invalidStoredData(table: table.definition.name, id: id, message: "\(error)")
         }
+        do {
+            return try statement.withUTF8Bytes(at: 0) { json in
+                guard let values else { return try StoreCoding.object(utf8: json) }
+                return try SQLiteColumnOnlyStrings.merge(json, values: values)
+            }
+        } catch {
+            throw StoreError.invalidStoredData(table: table.definition.name, id: id, message: "\(error)")
+        }
+    }
+
+    /// The values the current row of `statement` keeps in their columns only, or `nil` when `_json` holds
+    /// all of it. Read while `statement` still steps, so both see the same snapshot.
+    private func columnOnlyValues(_ statement: Statement, table: SQLiteTableState) throws -> [(String, String)]? {
+        guard let list = statement.text(at: 1) else { return nil }
+        guard let numbers = SQLiteColumnOnlyStrings.numbers(in: list) else {
+            throw SQLiteColumnOnlyStrings.Unreadable(list: list)
+        }
+        let properties = try numbers.map { number in
+            guard let property = table.propertiesByNumber[number] else {
+                throw SQLiteColumnOnlyStrings.Unreadable(list: list)
+            }
+            return property
+        }
+        let values = try database.cachedStatement(
+            SQLiteColumnOnlyStrings.valuesSQL(table: table.quotedName, numbers: numbers))
+        guard
+            let found = try SQLiteColumnOnlyStrings.values(
+                of: statement.integer(at: 2), properties: properties, through: values)
+        else { throw SQLiteColumnOnlyStrings.Unreadable(list: list) }
+        return found
     }
 }

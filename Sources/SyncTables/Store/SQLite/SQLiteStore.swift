@@ -3,9 +3,10 @@ import SyncTablesSQLite
 
 /// A ``LocalStore`` in one SQLite database file: durable, crash-safe (WAL journal), fast.
 ///
-/// Each table is an SQL table holding every item's full JSON (the lossless truth) plus one projected
-/// column per top-level property for filtering, ordering and indexes. The store is an actor running on its
-/// own thread, so blocking SQLite calls never hold up Swift's shared thread pool.
+/// Each table is an SQL table holding every item's canonical JSON plus one projected column per top-level
+/// property for filtering, ordering and indexes; long strings are kept in their column only, and every read
+/// puts them back. The store is an actor running on its own thread, so blocking SQLite calls never hold up
+/// Swift's shared thread pool.
 ///
 /// ```swift
 /// let store = try SQLiteStore(path: "todo.sqlite")
@@ -56,7 +57,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         self.lookupConnection =
             try? SQLiteLookupConnection(
                 path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, prepare: prepareConnection)
-        lookupConnection?.setTables(Self.lookupStatements(storage.catalog))
+        lookupConnection?.setTables(Self.lookupTables(storage.catalog), revision: storage.catalog.revision)
         // Also only a shortcut: without it SQLite checkpoints inside commits, as it does by default.
         self.checkpointer =
             try? SQLiteCheckpointer(
@@ -111,9 +112,12 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         switch lookupConnection?.lookup(table: table, id: id) ?? .unavailable {
         case .absent:
             return nil
-        case .found(let json):
+        case .found(let json, let columnOnly):
             // Stored data that does not parse is reported (with its table and id) by the store's own path.
-            if let object = json.withUnsafeBufferPointer({ try? StoreCoding.object(utf8: $0) }) { return object }
+            if let object = json.withUnsafeBufferPointer({ try? SQLiteColumnOnlyStrings.merge($0, values: columnOnly) })
+            {
+                return object
+            }
         case .unavailable:
             break
         }
@@ -155,16 +159,17 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         return try mappingStoreErrors { try body(database) }
     }
 
-    /// Tells the lookup connection about tables created since it last heard (tables are never dropped).
+    /// Tells the lookup connection about tables and columns added since it last heard (neither is ever
+    /// dropped).
     private func publishTables() {
-        guard let lookupConnection, let storage, storage.catalog.tables.count != lookupConnection.tableCount else {
+        guard let lookupConnection, let storage, storage.catalog.revision != lookupConnection.revision else {
             return
         }
-        lookupConnection.setTables(Self.lookupStatements(storage.catalog))
+        lookupConnection.setTables(Self.lookupTables(storage.catalog), revision: storage.catalog.revision)
     }
 
-    private static func lookupStatements(_ catalog: SQLiteCatalog) -> [String: String] {
-        catalog.tables.mapValues(\.lookupSQL)
+    private static func lookupTables(_ catalog: SQLiteCatalog) -> [String: SQLiteLookupConnection.Table] {
+        catalog.tables.mapValues(SQLiteLookupConnection.Table.init)
     }
 
     // MARK: Opening

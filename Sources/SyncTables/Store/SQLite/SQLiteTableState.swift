@@ -5,6 +5,8 @@ struct SQLiteTableState: Sendable {
     struct Column: Sendable {
         /// The generated SQL name (`c1`, `c2`, …), safe to splice into SQL.
         let name: String
+        /// The number in the name, which a row's column-only list (see ``SQLiteColumnOnlyStrings``) refers to.
+        let number: Int
         /// Which upsert statement binds this column: 0 is the `INSERT OR REPLACE`, 1… the `UPDATE`s that
         /// carry columns beyond SQLite 3.15's 999 parameters per statement.
         let statement: Int
@@ -31,6 +33,8 @@ struct SQLiteTableState: Sendable {
     let key: String
     /// Projected columns by property name, in creation order through `parameter`.
     private(set) var columns: [String: Column] = [:]
+    /// The property of each column, by column number.
+    private(set) var propertiesByNumber: [Int: String] = [:]
     /// The highest column number used so far.
     private(set) var lastColumnNumber = 0
 
@@ -38,13 +42,17 @@ struct SQLiteTableState: Sendable {
         self.definition = definition
         self.key = key
         // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
-        self.lookupSQL = "SELECT _json FROM \"\(definition.name)\" WHERE id = ?"
+        self.lookupSQL = "SELECT \(Self.storedColumns) FROM \"\(definition.name)\" WHERE id = ?"
         self.upsertSQL = makeUpsertSQL()
         makeBlockInsertSQL()
     }
 
-    /// The statement reading one row's JSON by id, built once: it is the most frequent statement.
+    /// The statement reading one row's ``storedColumns`` by id, built once: it is the most frequent statement.
     let lookupSQL: String
+
+    /// What every read of whole rows selects: the row's JSON, its column-only list and its rowid (to read
+    /// the column-only values, see ``SQLiteColumnOnlyStrings``).
+    static let storedColumns = "_json, \(SQLiteColumnOnlyStrings.listColumn), rowid"
 
     /// The quoted SQL identifier of the table (validated, so quoting is belt and braces).
     var quotedName: String { "\"\(definition.name)\"" }
@@ -61,8 +69,8 @@ struct SQLiteTableState: Sendable {
 
     /// SQLite 3.15's limit of parameters in one statement.
     static let parameterLimit = 999
-    /// Projected columns the `INSERT` statement carries (besides `id` and `_json`).
-    static let insertColumns = parameterLimit - 2
+    /// Projected columns the `INSERT` statement carries (besides `id`, `_json` and `_column_only`).
+    static let insertColumns = parameterLimit - 3
     /// Projected columns each extra `UPDATE` statement carries (besides `id`).
     static let updateColumns = parameterLimit - 1
 
@@ -73,14 +81,15 @@ struct SQLiteTableState: Sendable {
         let statement: Int
         let parameter: Int
         if ordinal < Self.insertColumns {
-            (statement, parameter) = (0, ordinal + 3)
+            (statement, parameter) = (0, ordinal + 4)
         } else {
             let overflow = ordinal - Self.insertColumns
             (statement, parameter) = (overflow / Self.updateColumns + 1, overflow % Self.updateColumns + 2)
         }
         columns[property] = Column(
-            name: "c\(number)", statement: statement, parameter: Int32(parameter), ordinal: ordinal,
+            name: "c\(number)", number: number, statement: statement, parameter: Int32(parameter), ordinal: ordinal,
             isDate: isDate(property))
+        propertiesByNumber[number] = property
         upsertSQL = makeUpsertSQL()
         makeBlockInsertSQL()
     }
@@ -90,8 +99,9 @@ struct SQLiteTableState: Sendable {
         columns.values.sorted { $0.ordinal < $1.ordinal }
     }
 
-    /// The statements that write one item, in order: an `INSERT` over `id`, `_json` and the first projected
-    /// columns, then for very wide tables one `UPDATE … WHERE id = ?1` per further group of columns.
+    /// The statements that write one item, in order: an `INSERT` over `id`, `_json`, `_column_only` and the
+    /// first projected columns, then for very wide tables one `UPDATE … WHERE id = ?1` per further group of
+    /// columns.
     ///
     /// When the row exists the `INSERT` fails on the primary key and ``replaceSQL`` runs in its place with
     /// the same parameters. Not `INSERT OR REPLACE`: under SQLCipher a replacing insert cost four to five
@@ -106,14 +116,16 @@ struct SQLiteTableState: Sendable {
     /// that group is set, so properties the item no longer has become NULL, as in a replaced row.
     var replaceSQL: String {
         let assignments = orderedColumns.prefix(Self.insertColumns).map { "\"\($0.name)\" = ?\($0.parameter)" }
-        return "UPDATE \(quotedName) SET " + (["_json = ?2"] + assignments).joined(separator: ", ") + " WHERE id = ?1"
+        let stored = ["_json = ?2", "\(SQLiteColumnOnlyStrings.listColumn) = ?3"]
+        return "UPDATE \(quotedName) SET " + (stored + assignments).joined(separator: ", ") + " WHERE id = ?1"
     }
 
     /// The most rows one multi-row `INSERT` carries: more rows per statement stop paying off well before
     /// SQLite's parameter limit does.
     static let maximumBlockRows = 64
 
-    /// Rows per ``blockInsertSQL`` statement (each row binds `id`, `_json` and every projected column);
+    /// Rows per ``blockInsertSQL`` statement (each row binds `id`, `_json`, `_column_only` and every
+    /// projected column);
     /// 0 when the table is too wide for more than one row per statement.
     private(set) var blockRows = 0
 
@@ -124,7 +136,10 @@ struct SQLiteTableState: Sendable {
     private(set) var blockInsertSQL = ""
 
     /// The parameters of one row in ``blockInsertSQL``.
-    var blockWidth: Int32 { Int32(2 + min(columns.count, Self.insertColumns)) }
+    var blockWidth: Int32 { Int32(3 + min(columns.count, Self.insertColumns)) }
+
+    /// The columns every inserted row starts with, before its projected columns.
+    private static let insertedColumns = "id, _json, \(SQLiteColumnOnlyStrings.listColumn)"
 
     private mutating func makeBlockInsertSQL() {
         let width = Int(blockWidth)
@@ -137,7 +152,7 @@ struct SQLiteTableState: Sendable {
         let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         blockRows = rows
         blockInsertSQL =
-            "INSERT INTO \(quotedName) (id, _json\(names)) VALUES "
+            "INSERT INTO \(quotedName) (\(Self.insertedColumns)\(names)) VALUES "
             + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
@@ -152,7 +167,7 @@ struct SQLiteTableState: Sendable {
         let insertNames = groups[0].map { ", \"\($0.name)\"" }.joined()
         let insertParameters = String(repeating: ", ?", count: groups[0].count)
         var statements = [
-            "INSERT INTO \(quotedName) (id, _json\(insertNames)) VALUES (?, ?\(insertParameters))"
+            "INSERT INTO \(quotedName) (\(Self.insertedColumns)\(insertNames)) VALUES (?, ?, ?\(insertParameters))"
         ]
         for group in groups.dropFirst() {
             let assignments = group.map { "\"\($0.name)\" = ?\($0.parameter)" }.joined(separator: ", ")
