@@ -12,6 +12,7 @@ struct LocalSuite {
         var limitedQueries: Int
         var unlimitedQueries: Int
         var rounds: Int
+        var warmupRounds: Int
     }
 
     let sizes: Sizes
@@ -54,7 +55,13 @@ struct LocalSuite {
 
         for synchronous in [defaultSynchronous, defaultSynchronous == .full ? .normal : .full] {
             try await singleInserts(directory: directory, synchronous: synchronous)
+            // Gone before what comes next, for the same reason as each round's files in `bulk`.
+            let tag = synchronous.rawValue.lowercased()
+            for name in ["single-\(tag)", "single-plain-\(tag)", "raw-single-\(tag)"] {
+                directory.removeDatabase(directory.file("\(name).sqlite"))
+            }
         }
+        try await Task.sleep(for: .seconds(1))
         try await bulk(directory: directory, synchronous: defaultSynchronous)
         if storeKind == .encrypted {
             try await OpenCost(reporter: reporter, opens: 20).run(directory: directory)
@@ -131,7 +138,9 @@ struct LocalSuite {
         // Batched inserts in rounds, each into fresh files: the baselines first, each alone (a store's
         // background checkpoint of its last batches would otherwise run beside whatever is measured next),
         // a pause so the baseline store's (when it is one) has finished too, then the store measured. The
-        // figures are the medians over the rounds; the last round's stores serve the lookups and queries.
+        // figures are the medians over the rounds after the warm-up ones, which both sides run alike (the
+        // process's first large allocations and first-touched pages land there); the last round's stores
+        // serve the lookups and queries.
         var raw: RawSQLite?
         var plainContext: SyncContext?
         var plainTable: SyncTable<BenchTodo>?
@@ -143,7 +152,9 @@ struct LocalSuite {
         var rates: [Double] = []
         let rawRows = try todos.map(RawRow.init)
         let layoutItems = try todos.map(RawStoreLayout.Item.init)
-        for round in 0..<max(1, sizes.rounds) {
+        let warmups = max(0, sizes.warmupRounds)
+        let allRounds = warmups + max(1, sizes.rounds)
+        for round in 0..<allRounds {
             try raw?.close()
             try await plainContext?.close()
             try await context?.close()
@@ -160,8 +171,8 @@ struct LocalSuite {
                     path: directory.file("bulk-plain-\(round).sqlite"), synchronous: synchronous, encrypted: false)
                 let opened = try await SyncContext(store: plainStore)
                 let handle = try await opened.table(BenchTodo.self)
-                baselineRates.append(
-                    Double(todos.count) / (try await Stopwatch.time { try await insertInBatches(todos, into: handle) }))
+                let seconds = try await Stopwatch.time { try await insertInBatches(todos, into: handle) }
+                if round >= warmups { baselineRates.append(Double(todos.count) / seconds) }
                 plainContext = opened
                 plainTable = handle
                 plainExecutor = plainStore.preferredTaskExecutor
@@ -173,7 +184,7 @@ struct LocalSuite {
                         try opened.insertInOneTransaction(rawRows[start..<min(rawRows.count, start + sizes.batchSize)])
                     }
                 }
-                baselineRates.append(Double(todos.count) / seconds)
+                if round >= warmups { baselineRates.append(Double(todos.count) / seconds) }
                 raw = opened
                 // The same batches as raw SQL of the store's own layout: separates the layout's cost from the
                 // library's Swift work.
@@ -186,7 +197,7 @@ struct LocalSuite {
                             layoutItems[start..<min(layoutItems.count, start + sizes.batchSize)])
                     }
                 }
-                layoutRates.append(Double(todos.count) / layoutSeconds)
+                if round >= warmups { layoutRates.append(Double(todos.count) / layoutSeconds) }
                 try layout.close()
             }
             try await Task.sleep(for: .seconds(1))
@@ -196,17 +207,18 @@ struct LocalSuite {
                 encrypted: storeKind == .encrypted)
             let openedContext = try await SyncContext(store: opened)
             let table = try await openedContext.table(BenchTodo.self)
-            rates.append(
-                Double(todos.count) / (try await Stopwatch.time { try await insertInBatches(todos, into: table) }))
+            let seconds = try await Stopwatch.time { try await insertInBatches(todos, into: table) }
+            if round >= warmups { rates.append(Double(todos.count) / seconds) }
             store = opened
             context = openedContext
-            if round + 1 < sizes.rounds { try await Task.sleep(for: .seconds(1)) }
+            if round + 1 < allRounds { try await Task.sleep(for: .seconds(1)) }
         }
         guard let store, let context else { return }
         let table = try await context.table(BenchTodo.self)
         let ratios = zip(rates, baselineRates).map { $0 / $1 }
         let roundsNote =
-            "median of \(rates.count) rounds (fresh files, baseline first and alone); per-round ratios "
+            "median of \(rates.count) rounds after \(warmups) warm-up (fresh files, baseline first and alone); "
+            + "per-round ratios "
             + ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " (store "
             + rates.map { BenchResult.format($0) }.joined(separator: ", ") + "; baseline "
             + baselineRates.map { BenchResult.format($0) }.joined(separator: ", ") + " rows/s)"

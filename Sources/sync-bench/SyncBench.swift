@@ -44,6 +44,7 @@ extension SyncBench {
         @Option(help: "Repeats of the filtered query with limit 100.") var limitedQueries = 200
         @Option(help: "Repeats of the filtered query without limit.") var unlimitedQueries = 3
         @Option(help: "Rounds of the batched insert (each into fresh files); the median is reported.") var rounds = 3
+        @Option(help: "Rounds of the batched insert run first and not counted.") var warmupRounds = 1
 
         func run() async throws {
             guard let kind = StoreKind(rawValue: store) else {
@@ -51,7 +52,8 @@ extension SyncBench {
             }
             let sizes = LocalSuite.Sizes(
                 singleInserts: singleInserts, rows: rows, batchSize: batchSize, lookups: lookups,
-                limitedQueries: limitedQueries, unlimitedQueries: unlimitedQueries, rounds: rounds)
+                limitedQueries: limitedQueries, unlimitedQueries: unlimitedQueries, rounds: rounds,
+                warmupRounds: warmupRounds)
             try await LocalSuite(sizes: sizes, reporter: common.reporter, storeKind: kind).run()
         }
     }

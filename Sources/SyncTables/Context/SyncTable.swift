@@ -87,14 +87,14 @@ public struct SyncTable<Item: SyncItem>: Sendable {
         /// The batch was stored as streamed: the prepared inserts whose row differs from the app's item, by
         /// their index in the batch.
         case stored(changed: [Int: PreparedInsert])
-        /// The store gave the stream up: every later item, for the general path.
-        case refused([PreparedInsert])
+        /// The store gave the stream up: the batch goes through the general path.
+        case refused
     }
 
     /// A large batch for a store with its own thread: a task on the shared pool encodes chunk after chunk
     /// while the store's thread writes them, all in one transaction, so encoding and writing overlap.
     /// When the batch is not simply new items (see ``SyncContext/insertNewStreamed(first:rest:to:)``), it
-    /// is written again through the general path once fully encoded.
+    /// is encoded again and written through the general path (rare: a clash or a new date property).
     private func insertStreamed(_ originals: [Item]) async throws -> [Item] {
         let firstSize = Self.firstStreamedChunkSize
         let first = try encodeChunk(originals[0..<firstSize])
@@ -103,9 +103,8 @@ public struct SyncTable<Item: SyncItem>: Sendable {
             // The shared pool, not the caller's executor preference: that may be the store's own thread,
             // which will be waiting for these chunks.
             group.addTask(executorPreference: globalConcurrentExecutor) {
-                var prepared: [PreparedInsert] = []
+                var changed: [Int: PreparedInsert] = [:]
                 var sent: [SyncContext.InsertChunk] = []
-                prepared.reserveCapacity(originals.count - firstSize)
                 do {
                     var start = firstSize
                     while start < originals.count {
@@ -115,7 +114,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
                         let encoded = try encodeChunk(originals[start..<end])
                         channel.send(encoded.chunk)
                         sent.append(encoded.chunk)
-                        prepared += encoded.prepared
+                        changed.merge(encoded.changed) { _, later in later }
                         start = end
                     }
                     channel.finish()
@@ -123,44 +122,46 @@ public struct SyncTable<Item: SyncItem>: Sendable {
                     channel.finish(throwing: error)
                     throw error
                 }
-                guard await channel.receiverOutcome() else { return .refused(prepared) }
-                // Stored. Returning frees the encoded batch here, beside the store's commit, rather than on
-                // the store's thread or the caller's after it: `sent` keeps every chunk alive until then.
-                return withExtendedLifetime(sent) { .stored(changed: Self.changed(prepared, offset: firstSize)) }
+                // Returning frees the encoded batch here, beside the store's commit, rather than on the store's
+                // thread or the caller's after it: `sent` keeps every chunk alive until then.
+                let stored = await channel.receiverOutcome()
+                return withExtendedLifetime(sent) { stored ? .stored(changed: changed) : .refused }
             }
             // Whether the store took the stream reaches the encoding task too, through the channel.
             try await context.insertNewStreamed(first: first.chunk, rest: channel, to: name)
-            switch try await group.next() ?? .stored(changed: [:]) {
+            switch try await group.next() ?? .refused {
             case .stored(let changed):
-                let all = changed.merging(Self.changed(first.prepared)) { later, _ in later }
-                return try returned(originals, replacing: all)
-            case .refused(let later):
-                let prepared = first.prepared + later
+                return try returned(originals, replacing: changed.merging(first.changed) { later, _ in later })
+            case .refused:
+                let prepared = try originals.map { try prepareInsert($0) }
                 try await write(prepared)
                 return try returned(originals, replacing: Self.changed(prepared))
             }
         }
     }
 
-    /// Encodes items for a streamed insert.
+    /// Encodes items for a streamed insert, in one pass: the chunk for the store, and the prepared inserts
+    /// whose row differs from the app's item, by their index in the batch.
     private func encodeChunk(_ items: ArraySlice<Item>) throws -> (
-        prepared: [PreparedInsert], chunk: SyncContext.InsertChunk
+        chunk: SyncContext.InsertChunk, changed: [Int: PreparedInsert]
     ) {
-        let prepared = try items.map { try prepareInsert($0) }
         var chunk = SyncContext.InsertChunk()
-        chunk.rows.reserveCapacity(prepared.count)
-        chunk.itemIds.reserveCapacity(prepared.count)
-        chunk.canonicalJSON.reserveCapacity(prepared.count)
-        for insert in prepared {
+        var changed: [Int: PreparedInsert] = [:]
+        chunk.rows.reserveCapacity(items.count)
+        chunk.itemIds.reserveCapacity(items.count)
+        chunk.canonicalJSON.reserveCapacity(items.count)
+        for index in items.indices {
+            let insert = try prepareInsert(items[index])
             // Unchanged means no server-owned property to strip: the row is the object as it is.
             let row = insert.changed ? ItemCoding.rowForInsert(insert.object) : insert.object
             chunk.rows.append(row)
             chunk.itemIds.append(insert.id)
             // Only the SQLite stores stream (they are the dedicated-thread stores): their stored form.
             chunk.canonicalJSON.append(SQLiteColumnOnlyStrings.storedJSON(row))
-            chunk.dateProperties.formUnion(insert.dateProperties)
+            if !insert.dateProperties.isEmpty { chunk.dateProperties.formUnion(insert.dateProperties) }
+            if insert.changed { changed[index] = insert }
         }
-        return (prepared, chunk)
+        return (chunk, changed)
     }
 
     /// Writes prepared inserts through the context's general path (collapse rules, precise errors).
