@@ -167,23 +167,17 @@ struct LocalSuite {
             }
             if storeKind == .encrypted {
                 // The plain store on the same engine.
-                let plainStore = try StoreFactory.open(
-                    path: directory.file("bulk-plain-\(round).sqlite"), synchronous: synchronous, encrypted: false)
-                let opened = try await SyncContext(store: plainStore)
-                let handle = try await opened.table(BenchTodo.self)
-                let seconds = try await Stopwatch.time { try await insertInBatches(todos, into: handle) }
-                if round >= warmups { baselineRates.append(Double(todos.count) / seconds) }
-                plainContext = opened
-                plainTable = handle
-                plainExecutor = plainStore.preferredTaskExecutor
+                let plain = try await filledStore(
+                    todos, path: directory.file("bulk-plain-\(round).sqlite"), synchronous: synchronous,
+                    encrypted: false)
+                if round >= warmups { baselineRates.append(Double(todos.count) / plain.seconds) }
+                plainContext = plain.context
+                plainTable = plain.table
+                plainExecutor = plain.store.preferredTaskExecutor
             } else {
                 let opened = try RawSQLite(
                     path: directory.file("raw-bulk-\(round).sqlite"), synchronous: synchronous.rawValue)
-                let seconds = try Stopwatch.time {
-                    for start in stride(from: 0, to: rawRows.count, by: sizes.batchSize) {
-                        try opened.insertInOneTransaction(rawRows[start..<min(rawRows.count, start + sizes.batchSize)])
-                    }
-                }
+                let seconds = try timeInBatches(rawRows.count) { try opened.insertInOneTransaction(rawRows[$0]) }
                 if round >= warmups { baselineRates.append(Double(todos.count) / seconds) }
                 raw = opened
                 // The same batches as raw SQL of the store's own layout: separates the layout's cost from the
@@ -191,26 +185,20 @@ struct LocalSuite {
                 let layout = try RawStoreLayout(
                     path: directory.file("raw-layout-\(round).sqlite"), synchronous: synchronous.rawValue,
                     cacheSizeKiB: SQLiteStore.Configuration().cacheSizeKiB)
-                let layoutSeconds = try Stopwatch.time {
-                    for start in stride(from: 0, to: layoutItems.count, by: sizes.batchSize) {
-                        try layout.insertInOneTransaction(
-                            layoutItems[start..<min(layoutItems.count, start + sizes.batchSize)])
-                    }
+                let layoutSeconds = try timeInBatches(layoutItems.count) {
+                    try layout.insertInOneTransaction(layoutItems[$0])
                 }
                 if round >= warmups { layoutRates.append(Double(todos.count) / layoutSeconds) }
                 try layout.close()
             }
             try await Task.sleep(for: .seconds(1))
 
-            let opened = try StoreFactory.open(
-                path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
+            let measured = try await filledStore(
+                todos, path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
                 encrypted: storeKind == .encrypted)
-            let openedContext = try await SyncContext(store: opened)
-            let table = try await openedContext.table(BenchTodo.self)
-            let seconds = try await Stopwatch.time { try await insertInBatches(todos, into: table) }
-            if round >= warmups { rates.append(Double(todos.count) / seconds) }
-            store = opened
-            context = openedContext
+            if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
+            store = measured.store
+            context = measured.context
             if round + 1 < allRounds { try await Task.sleep(for: .seconds(1)) }
         }
         guard let store, let context else { return }
@@ -293,11 +281,29 @@ struct LocalSuite {
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
     }
 
-    /// `insert(contentsOf:)` of `todos` in batches of the configured size.
-    private func insertInBatches(_ todos: [BenchTodo], into table: SyncTable<BenchTodo>) async throws {
-        for start in stride(from: 0, to: todos.count, by: sizes.batchSize) {
-            try await table.insert(contentsOf: todos[start..<min(todos.count, start + sizes.batchSize)])
+    /// The seconds `insert` takes over `count` rows in batches of the configured size.
+    private func timeInBatches(_ count: Int, _ insert: (Range<Int>) throws -> Void) throws -> Double {
+        try Stopwatch.time {
+            for start in stride(from: 0, to: count, by: sizes.batchSize) {
+                try insert(start..<min(count, start + sizes.batchSize))
+            }
         }
+    }
+
+    /// A new store at `path` filled with `todos` by `insert(contentsOf:)` in batches of the configured size,
+    /// and the seconds that took.
+    private func filledStore(
+        _ todos: [BenchTodo], path: String, synchronous: SQLiteStore.Configuration.Synchronous, encrypted: Bool
+    ) async throws -> (seconds: Double, store: any LocalStore, context: SyncContext, table: SyncTable<BenchTodo>) {
+        let store = try StoreFactory.open(path: path, synchronous: synchronous, encrypted: encrypted)
+        let context = try await SyncContext(store: store)
+        let table = try await context.table(BenchTodo.self)
+        let seconds = try await Stopwatch.time {
+            for start in stride(from: 0, to: todos.count, by: sizes.batchSize) {
+                try await table.insert(contentsOf: todos[start..<min(todos.count, start + sizes.batchSize)])
+            }
+        }
+        return (seconds, store, context, table)
     }
 
     private func timeLookups(_ table: SyncTable<BenchTodo>, ids: [String]) async throws -> Double {

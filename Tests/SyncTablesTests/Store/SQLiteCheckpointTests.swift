@@ -20,15 +20,21 @@ struct SQLiteCheckpointTests {
         }
     }
 
+    /// A file store with the table `Big`, its path, and the directory that keeps it.
+    private func storeWithBigTable() async throws -> (TemporaryDirectory, String, SQLiteStore) {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let store = try SQLiteStore(path: path)
+        try await store.defineTable(TableDefinition(name: "Big"))
+        return (directory, path, store)
+    }
+
     private func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     @Test func theLogIsCheckpointedInTheBackgroundAndStaysBounded() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.newDatabasePath()
-        let store = try SQLiteStore(path: path)
-        try await store.defineTable(TableDefinition(name: "Big"))
+        let (directory, path, store) = try await storeWithBigTable()
         try await writeLargeRows(store, count: 6000, prefix: "a")
 
         // Checkpoints copied the rows into the database file itself, while the log stayed below the size
@@ -50,13 +56,11 @@ struct SQLiteCheckpointTests {
         let reopened = try SQLiteStore(path: path)
         #expect(try await reopened.count(StoreQuery(table: "Big")) == 6000)
         try await reopened.close()
+        withExtendedLifetime(directory) {}  // the files live in it
     }
 
     @Test func theThreadCopiesTheLogBeforeAnyCommitWouldCheckpointItself() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.newDatabasePath()
-        let store = try SQLiteStore(path: path)
-        try await store.defineTable(TableDefinition(name: "Big"))
+        let (directory, path, store) = try await storeWithBigTable()
         // About 2,000 pages of log: past the size that wakes the thread, short of the size at which a commit
         // checkpoints itself, so only the thread can have copied rows into the database file.
         try await writeLargeRows(store, count: 2000, prefix: "c")
@@ -68,12 +72,11 @@ struct SQLiteCheckpointTests {
         }
         #expect(copied, "the checkpoint thread copied the log into the database file (\(fileSize(path)) bytes)")
         try await store.close()
+        withExtendedLifetime(directory) {}  // the files live in it
     }
 
     @Test func aSteadyStreamOfCommitsWakesTheThreadOncePerThousandLogPages() async throws {
-        let directory = try TemporaryDirectory()
-        let store = try SQLiteStore(path: directory.newDatabasePath())
-        try await store.defineTable(TableDefinition(name: "Big"))
+        let (directory, _, store) = try await storeWithBigTable()
         let checkpointer = try #require(store.checkpointer)
         // Some 6,000 pages of log (rows of about 16 KB) in 1,500 commits, with no pause for the thread to catch
         // up: it used to be woken by every commit once the log passed 1,000 pages, over a thousand times here.
@@ -89,13 +92,11 @@ struct SQLiteCheckpointTests {
         #expect(wakes <= 15, "about one wake per 1,000 pages of log growth, not one per commit (\(wakes))")
         #expect(try await store.count(StoreQuery(table: "Big")) == 1500)
         try await store.close()
+        withExtendedLifetime(directory) {}  // the files live in it
     }
 
     @Test func withoutTheCheckpointThreadCommitsCheckpointThemselves() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.newDatabasePath()
-        let store = try SQLiteStore(path: path)
-        try await store.defineTable(TableDefinition(name: "Big"))
+        let (directory, path, store) = try await storeWithBigTable()
         // Handing out the connection stops the checkpoint thread (a rekey needs that).
         try await store.withDatabase { _ in }
         try await writeLargeRows(store, count: 6000, prefix: "b")
@@ -104,6 +105,7 @@ struct SQLiteCheckpointTests {
         #expect(fileSize(path) > 3000 * 4096)
         try await store.close()
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        withExtendedLifetime(directory) {}  // the files live in it
     }
 
     @Test func aCheckpointRacingWritesLosesNothing() async throws {

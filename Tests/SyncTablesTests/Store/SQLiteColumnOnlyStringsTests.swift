@@ -47,13 +47,19 @@ struct SQLiteColumnOnlyStringsTests {
         try await store.close()
     }
 
-    @Test func aFileOfTheLayoutBeforeOpensReadsItsRowsAndStoresNewOnesOnce() async throws {
+    /// A closed store file whose table `Note` holds `items`, and the directory that keeps it.
+    private static func noteFile(_ items: [JSONObject]) async throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()
         let path = directory.newDatabasePath()
         let store = try SQLiteStore(path: path)
         try await store.defineTable(TableDefinition(name: "Note"))
-        try await store.write { try $0.upsert(table: "Note", items: [Self.item("old")]) }
+        try await store.write { try $0.upsert(table: "Note", items: items) }
         try await store.close()
+        return (directory, path)
+    }
+
+    @Test func aFileOfTheLayoutBeforeOpensReadsItsRowsAndStoresNewOnesOnce() async throws {
+        let (directory, path) = try await Self.noteFile([Self.item("old")])
         // Layout 2: the same table without `_column_only`, every value in `_json`.
         let database = try Database(path: path)
         let body = try #require(try Self.columnNumber("body", in: database))
@@ -83,16 +89,12 @@ struct SQLiteColumnOnlyStringsTests {
         #expect(try migrated.scalar("SELECT _column_only FROM Note WHERE id = 'old'") == .null)
         #expect(try migrated.scalar("SELECT _column_only FROM Note WHERE id = 'new'") == .text("\(body)"))
         try migrated.close()
+        withExtendedLifetime(directory) {}
     }
 
     @Test(arguments: ["x", "0", "1,", "99", "1,2"])
     func aListThatDoesNotNameTextColumnsIsInvalidStoredData(list: String) async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.newDatabasePath()
-        let store = try SQLiteStore(path: path)
-        try await store.defineTable(TableDefinition(name: "Note"))
-        try await store.write { try $0.upsert(table: "Note", items: [Self.item("a")]) }
-        try await store.close()
+        let (directory, path) = try await Self.noteFile([Self.item("a")])
         let database = try Database(path: path)
         // "1,2" names two columns, but column 3 ("n", an integer) is listed in its place below.
         let n = try #require(try Self.columnNumber("n", in: database))
@@ -118,6 +120,7 @@ struct SQLiteColumnOnlyStringsTests {
             }
         }
         try await reopened.close()
+        withExtendedLifetime(directory) {}
     }
 
     private static func columnNumber(_ property: String, in database: Database) throws -> Int? {

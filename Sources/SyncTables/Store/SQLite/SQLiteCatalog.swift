@@ -76,7 +76,10 @@ struct SQLiteCatalog: Sendable {
             var names: [String] = []
             while try tables.step() { names.append(tables.text(at: 0) ?? "") }
             for name in names {
-                guard try !hasColumn(SQLiteColumnOnlyStrings.listColumn, table: name, in: database) else { continue }
+                // A table already in layout 3, or one the catalog names but the file lacks: nothing to add.
+                guard try hasColumn("_json", table: name, in: database),
+                    try !hasColumn(SQLiteColumnOnlyStrings.listColumn, table: name, in: database)
+                else { continue }
                 try database.execute(
                     "ALTER TABLE \"\(name)\" ADD COLUMN \(SQLiteColumnOnlyStrings.listColumn) TEXT")
             }
