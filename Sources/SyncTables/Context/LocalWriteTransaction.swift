@@ -49,9 +49,9 @@ struct LocalWriteTransaction {
     }
 
     /// The common case, a batch of inserts of items that are new to the table and the queue, written
-    /// without looking anything up: the table's key and the queue's item key refuse an id that is stored or
-    /// queued (or repeated in the batch). Then this undoes its rows and returns `nil`, and the batch is
-    /// worked out item by item, which throws the precise error or applies what the collapse rules allow.
+    /// without looking anything up: the store refuses an id that is stored or queued (or repeated in the
+    /// batch), changing nothing. Then this returns `nil`, and the batch is worked out item by item, which
+    /// throws the precise error or applies what the collapse rules allow.
     private func insertNewItems(_ changes: [LocalChange], in transaction: any StoreTransaction) throws
         -> [JSONObject?]?
     {
@@ -64,27 +64,19 @@ struct LocalWriteTransaction {
         return try insertNew(rows: rows, itemIds: changes.map(\.itemId), in: transaction) ? rows : nil
     }
 
-    /// Writes the rows of new items and queues their inserts without looking anything up; `false`, with
-    /// this call's rows undone, when the table's key or the queue's item key refused an id.
-    /// `canonicalJSON`, when given, is each row's JSON text, serialized beforehand.
+    /// Writes the rows of new items and queues their inserts in one step
+    /// (``StoreTransaction/insertNew(table:items:canonicalJSON:queueing:)``); `false`, changing nothing,
+    /// when the store refused an id. `canonicalJSON`, when given, is each row's JSON text, serialized
+    /// beforehand.
     func insertNew(
         rows: [JSONObject], itemIds: [String], canonicalJSON: [[UInt8]]? = nil, in transaction: any StoreTransaction
     ) throws -> Bool {
-        let inserted =
-            if let canonicalJSON {
-                try transaction.insertNew(table: table, items: rows, canonicalJSON: canonicalJSON)
-            } else {
-                try transaction.insertNew(table: table, items: rows)
-            }
-        guard inserted else { return false }
         let operations = itemIds.map {
             queue.makeOperation(kind: .insert, table: table, itemId: $0, item: nil, createdAt: now)
         }
-        guard try transaction.queueNewOperations(operations) else {
-            try transaction.delete(table: table, ids: itemIds)
-            return false
-        }
-        return true
+        // Refused, the operations' sequences are spent; numbering never needs to be dense.
+        return try transaction.insertNew(
+            table: table, items: rows, canonicalJSON: canonicalJSON ?? [], queueing: operations)
     }
 
     /// Applies one change to the in-memory state of its item; a thrown error rolls the whole batch back.

@@ -98,6 +98,15 @@ public protocol StoreTransaction {
     /// `SQLiteStore` also takes the form it stores, the same text without the long strings it keeps in
     /// their columns only (what it reads back is the same either way).
     func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool
+    /// ``insertNew(table:items:canonicalJSON:)`` and ``queueNewOperations(_:)`` in one step, all or none:
+    /// `operations[i]` is queued for `items[i]`, which it names. `false`, changing nothing, when either would
+    /// refuse. An empty `canonicalJSON` means none was serialized.
+    ///
+    /// The default makes the two calls. `SQLiteStore` writes each row with its operation's sequence on it,
+    /// which is how it finds an item's operation without an index on the queue.
+    func insertNew(
+        table: String, items: [JSONObject], canonicalJSON: [[UInt8]], queueing operations: [PendingOperation]
+    ) throws -> Bool
     /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
     @discardableResult
     func delete(table: String, ids: [String]) throws -> Int

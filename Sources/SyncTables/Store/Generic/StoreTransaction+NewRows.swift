@@ -14,4 +14,20 @@ extension StoreTransaction {
     public func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool {
         try insertNew(table: table, items: items)
     }
+
+    /// Inserts the rows, then queues the operations; when the queue refuses, deletes the rows again.
+    public func insertNew(
+        table: String, items: [JSONObject], canonicalJSON: [[UInt8]], queueing operations: [PendingOperation]
+    ) throws -> Bool {
+        let inserted =
+            canonicalJSON.isEmpty
+            ? try insertNew(table: table, items: items)
+            : try insertNew(table: table, items: items, canonicalJSON: canonicalJSON)
+        guard inserted else { return false }
+        guard try queueNewOperations(operations) else {
+            try delete(table: table, ids: items.map { try ItemKey.id(of: $0, table: table) })
+            return false
+        }
+        return true
+    }
 }

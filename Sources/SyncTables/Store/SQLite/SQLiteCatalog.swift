@@ -10,9 +10,11 @@ import SyncTablesSQLite
 ///   property.
 /// - `__synctables_operations`: the context's operation queue (see ``SQLiteOperationTable``). Version 1
 ///   kept it as the JSON row table `__operations`; the step to version 2 moves its rows over.
-/// - Each user table: `id`, `_json`, `_column_only` (see ``SQLiteColumnOnlyStrings``) and the projected
-///   columns. The step to version 3 adds `_column_only` to every table (`NULL`: the old rows keep every
-///   value in `_json`).
+/// - Each user table: `id`, `_json`, `_column_only` (see ``SQLiteColumnOnlyStrings``), `_queued` (see
+///   ``SQLiteQueuePointers``) and the projected columns; `__synctables_queued_items` holds the queue
+///   pointers of items without a row. The step to version 3 adds the two columns to every table (the old
+///   rows keep every value in `_json`), rebuilds the queue table without its unique index on the item and
+///   points every queued operation's item at it.
 struct SQLiteCatalog: Sendable {
     /// The layout version this code writes.
     static let currentVersion = 3
@@ -68,21 +70,23 @@ struct SQLiteCatalog: Sendable {
                 """)
         }
         if version < 2 {
-            try database.execute(SQLiteOperationTable.createSQL)
+            try database.execute(SQLiteOperationTable.layoutTwoCreateSQL)
             try SQLiteOperationTable.adoptLegacyRows(in: database)
         }
         if version < 3 {
-            let tables = try database.prepare("SELECT name FROM __synctables_tables")
-            var names: [String] = []
-            while try tables.step() { names.append(tables.text(at: 0) ?? "") }
-            for name in names {
-                // A table already in layout 3, or one the catalog names but the file lacks: nothing to add.
-                guard try hasColumn("_json", table: name, in: database),
-                    try !hasColumn(SQLiteColumnOnlyStrings.listColumn, table: name, in: database)
-                else { continue }
-                try database.execute(
-                    "ALTER TABLE \"\(name)\" ADD COLUMN \(SQLiteColumnOnlyStrings.listColumn) TEXT")
+            let rows = try database.prepare("SELECT key, name FROM __synctables_tables")
+            var tables: [String: String] = [:]
+            while try rows.step() { tables[rows.text(at: 0) ?? ""] = rows.text(at: 1) ?? "" }
+            for name in tables.values {
+                // A table the catalog names but the file lacks has nothing to extend.
+                guard try hasColumn("_json", table: name, in: database) else { continue }
+                for column in [SQLiteColumnOnlyStrings.listColumn, SQLiteQueuePointers.column]
+                where try !hasColumn(column, table: name, in: database) {
+                    let type = column == SQLiteQueuePointers.column ? "INTEGER" : "TEXT"
+                    try database.execute("ALTER TABLE \"\(name)\" ADD COLUMN \(column) \(type)")
+                }
             }
+            try SQLiteOperationTable.adoptLayoutTwoQueue(tables: tables, in: database)
         }
     }
 
@@ -154,7 +158,7 @@ struct SQLiteCatalog: Sendable {
             table = SQLiteTableState(definition: definition, key: key)
             try database.execute(
                 "CREATE TABLE IF NOT EXISTS \(table.quotedName) (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, "
-                    + "\(SQLiteColumnOnlyStrings.listColumn) TEXT)")
+                    + "\(SQLiteColumnOnlyStrings.listColumn) TEXT, \(SQLiteQueuePointers.column) INTEGER)")
         }
         try database.run(
             "INSERT OR REPLACE INTO __synctables_tables (key, name, date_properties, indexes) VALUES (?, ?, ?, ?)",

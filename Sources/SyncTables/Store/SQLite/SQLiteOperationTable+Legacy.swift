@@ -4,6 +4,46 @@ extension SQLiteOperationTable {
     /// The JSON row table that held the queue in catalog layout 1.
     static let legacyTable = SystemTables.operations
 
+    /// The queue table of catalog layout 2: the same columns, with a unique index on the item that layout 3
+    /// replaced by the items' pointers (``SQLiteQueuePointers``).
+    static let layoutTwoCreateSQL = """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
+            table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
+            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL,
+            UNIQUE (table_name, item_id));
+        """
+
+    /// Layout 2 to 3: the queue table without its unique index, and every queued operation's pointer on its
+    /// item's row, or in the side table for an item without one. Runs inside the catalog's migration
+    /// transaction; `tables` maps each user table's key (``TableName``) to its name.
+    static func adoptLayoutTwoQueue(tables: [String: String], in database: Database) throws {
+        try database.execute(
+            """
+            ALTER TABLE \(name) RENAME TO \(name)_layout2;
+            \(createSQL)
+            INSERT INTO \(name) (\(columns)) SELECT \(columns) FROM \(name)_layout2;
+            DROP TABLE \(name)_layout2;
+            \(SQLiteQueuePointers.createSideTableSQL)
+            """)
+        let operations = try database.prepare("SELECT sequence, table_name, item_id FROM \(name) ORDER BY sequence")
+        var pointers: [(sequence: Int64, table: String, itemId: String)] = []
+        while try operations.step() {
+            pointers.append((operations.integer(at: 0), operations.text(at: 1) ?? "", operations.text(at: 2) ?? ""))
+        }
+        for pointer in pointers {
+            if let key = try? TableName.key(pointer.table), let table = tables[key] {
+                try database.run(
+                    "UPDATE \"\(table)\" SET \(SQLiteQueuePointers.column) = ? WHERE id = ? AND \(SQLiteQueuePointers.column) IS NULL",
+                    [.integer(pointer.sequence), .text(pointer.itemId)])
+                if database.changes > 0 { continue }
+            }
+            try database.run(
+                "INSERT INTO \(SQLiteQueuePointers.sideTable) (table_name, item_id, sequence) VALUES (?, ?, ?)",
+                [.text(pointer.table), .text(pointer.itemId), .integer(pointer.sequence)])
+        }
+    }
+
     /// Moves the operations of a layout-1 store (JSON rows of `__operations`) into the relational table,
     /// then drops the old table and its catalog entries. Runs inside the catalog's migration transaction, so
     /// a failure (an unreadable row, a full disk) leaves the file as it was.
@@ -25,7 +65,7 @@ extension SQLiteOperationTable {
             operations.append(try PendingOperation(row: row))
         }
         rows.reset()
-        try save(operations, in: database)
+        try insert(operations, in: database)
         try database.execute("DROP TABLE \"\(legacyTable)\"")
         try database.run("DELETE FROM __synctables_tables WHERE key = ?", [.text(key)])
         try database.run("DELETE FROM __synctables_columns WHERE table_key = ?", [.text(key)])

@@ -3,10 +3,11 @@ import SyncTablesSQLite
 /// `SQLiteStore`'s operation queue: a relational table of its own rather than a JSON row table, because
 /// every local write and every pushed operation reads and writes it.
 ///
-/// The sequence is the rowid, so push order needs no index of its own, and one unique index over
-/// `(table_name, item_id)` finds an item's operation. A single local write therefore dirties two pages of
-/// the queue, where the JSON row layout (document, projected columns, key and two indexes) dirtied four.
-/// `created_at` holds ``Timestamp/ticks``; `item` the canonical JSON of a deleted item, else `NULL`.
+/// The sequence is the rowid, so push order needs no index, and the table has no other: an item's
+/// operation is found through the item's row or the side table (``SQLiteQueuePointers``), so queuing an
+/// operation appends one row to one B-tree. `created_at` holds ``Timestamp/ticks``; `item` the canonical
+/// JSON of a deleted item, else `NULL`. At most one operation is queued per item: the queue's writes check
+/// the item's pointer (catalog layout 2 kept a unique index over `(table_name, item_id)` instead).
 enum SQLiteOperationTable {
     /// The table's name; the `__synctables_` prefix keeps it out of the user tables' namespace.
     static let name = "__synctables_operations"
@@ -15,97 +16,95 @@ enum SQLiteOperationTable {
         CREATE TABLE IF NOT EXISTS \(name) (
             sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
             table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
-            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL,
-            UNIQUE (table_name, item_id));
+            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
         """
 
-    private static let columns =
+    static let columns =
         "sequence, operation_id, kind, table_name, item_id, item, state, version, created_at, attempts"
-    // Saving inserts; when the item already has an operation the insert fails on the unique key and the
-    // row is updated in place (plain inserts: under SQLCipher `INSERT OR REPLACE` cost four to five times
-    // as much, see SQLiteTableState.upsertSQL). The replacing insert is the last resort.
     private static let insertSQL = "INSERT INTO \(name) (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+    /// Rewrites the operation stored at sequence `?11` (its sequence may change).
     private static let updateSQL = """
-        UPDATE \(name) SET sequence = ?1, operation_id = ?2, kind = ?3, item = ?6, state = ?7, version = ?8,
-            created_at = ?9, attempts = ?10 WHERE table_name = ?4 AND item_id = ?5
+        UPDATE \(name) SET sequence = ?1, operation_id = ?2, kind = ?3, table_name = ?4, item_id = ?5, item = ?6,
+            state = ?7, version = ?8, created_at = ?9, attempts = ?10 WHERE sequence = ?11
         """
-    private static let replaceSQL =
-        "INSERT OR REPLACE INTO \(name) (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
     /// Operations per multi-row insert of new operations (10 parameters each; SQLite 3.15 allows 999).
     static let blockRows = 64
     private static let blockInsertSQL =
         "INSERT INTO \(name) (\(columns)) VALUES "
         + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: blockRows).joined(separator: ", ")
-    private static let lookupSQL = "SELECT \(columns) FROM \(name) WHERE table_name = ? AND item_id = ?"
-    private static let removeSQL = "DELETE FROM \(name) WHERE table_name = ? AND item_id = ?"
+    private static let lookupSQL = "SELECT \(columns) FROM \(name) WHERE sequence = ?"
+    private static let removeSQL = "DELETE FROM \(name) WHERE sequence = ?"
     private static let highestSQL = "SELECT MAX(sequence) FROM \(name)"
 
     // MARK: Writes
 
-    static func save(_ operations: [PendingOperation], in database: Database) throws {
-        let insert = try database.cachedStatement(insertSQL)
-        defer { insert.reset() }
+    /// Stores each operation, replacing the one queued for its item (whatever its sequence), and points the
+    /// item at it.
+    static func save(_ operations: [PendingOperation], in storage: SQLiteStorage) throws {
+        let database = storage.database
         for operation in operations {
-            do {
-                insert.reset()
-                try bind(operation, to: insert)
-                try insert.run()
-            } catch let error as SQLiteError where error.isConstraintViolation {
-                insert.reset()
-                let update = try database.cachedStatement(updateSQL)
-                defer { update.reset() }
-                update.reset()
-                try bind(operation, to: update)
-                try update.run()
-                if database.changes == 0 {
-                    let replace = try database.cachedStatement(replaceSQL)
-                    defer { replace.reset() }
-                    replace.reset()
-                    try bind(operation, to: replace)
-                    try replace.run()
-                }
+            let sequence = Int64(operation.sequence)
+            guard
+                let found = try SQLiteQueuePointers.find(table: operation.table, itemId: operation.itemId, in: storage)
+            else {
+                try insert([operation], in: database)
+                try SQLiteQueuePointers.add(sequence, table: operation.table, itemId: operation.itemId, in: storage)
+                continue
+            }
+            let update = try database.cachedStatement(updateSQL)
+            defer { update.reset() }
+            update.reset()
+            try bind(operation, to: update)
+            try update.bind(found.sequence, at: 11)
+            try update.run()
+            if found.sequence != sequence {
+                try SQLiteQueuePointers.update(
+                    to: sequence, table: operation.table, itemId: operation.itemId, at: found.location, in: database)
             }
         }
     }
 
-    /// Inserts operations for items with none queued; `false`, changing nothing, when one has one (the
-    /// unique index on the item refuses it, so new items cost no lookups).
-    static func insertNew(_ operations: [PendingOperation], in database: Database) throws -> Bool {
-        struct OperationExists: Error {}
-        let insert = try database.cachedStatement(insertSQL)
-        defer { insert.reset() }
-        func run(_ statement: Statement) throws {
-            do {
-                try statement.run()
-            } catch {
-                throw error.isConstraintViolation ? OperationExists() : error
+    /// Appends operations to the table, 64 rows per statement where it can (stepping one statement per row
+    /// cost more than binding it), pointing no item at them.
+    static func insert(_ operations: [PendingOperation], in database: Database) throws {
+        var written = 0
+        if operations.count >= blockRows {
+            let block = try database.cachedStatement(blockInsertSQL)
+            defer { block.reset() }
+            while operations.count - written >= blockRows {
+                block.reset()
+                for row in 0..<blockRows {
+                    try bind(operations[written + row], to: block, offset: Int32(row * 10))
+                }
+                try block.run()
+                written += blockRows
             }
         }
-        func insertAll() throws {
-            // Whole blocks with one statement each (one step per row cost more than binding it), the rest
-            // one by one.
-            var written = 0
-            if operations.count >= blockRows {
-                let block = try database.cachedStatement(blockInsertSQL)
-                defer { block.reset() }
-                while operations.count - written >= blockRows {
-                    block.reset()
-                    for row in 0..<blockRows {
-                        try bind(operations[written + row], to: block, offset: Int32(row * 10))
-                    }
-                    try run(block)
-                    written += blockRows
+        let single = try database.cachedStatement(insertSQL)
+        defer { single.reset() }
+        for operation in operations.dropFirst(written) {
+            single.reset()
+            try bind(operation, to: single)
+            try single.run()
+        }
+    }
+
+    /// Queues operations for items with none queued; `false`, changing nothing, when one has one or two
+    /// name the same item.
+    static func insertNew(_ operations: [PendingOperation], in storage: SQLiteStorage) throws -> Bool {
+        struct OperationExists: Error {}
+        do {
+            try storage.database.savepoint {
+                for operation in operations {
+                    guard
+                        try SQLiteQueuePointers.find(table: operation.table, itemId: operation.itemId, in: storage)
+                            == nil
+                    else { throw OperationExists() }
+                    try insert([operation], in: storage.database)
+                    try SQLiteQueuePointers.add(
+                        Int64(operation.sequence), table: operation.table, itemId: operation.itemId, in: storage)
                 }
             }
-            for operation in operations.dropFirst(written) {
-                insert.reset()
-                try bind(operation, to: insert)
-                try run(insert)
-            }
-        }
-        do {
-            // One statement is atomic by itself; more need a savepoint to be undone together.
-            if operations.count == 1 { try insertAll() } else { try database.savepoint(insertAll) }
             return true
         } catch is OperationExists {
             return false
@@ -131,35 +130,42 @@ enum SQLiteOperationTable {
         try statement.bind(Int64(operation.attempts), at: offset + 10)
     }
 
-    static func remove(_ operations: [PendingOperation], in database: Database) throws {
-        let statement = try database.cachedStatement(removeSQL)
-        defer { statement.reset() }
+    /// Removes the operations queued for these operations' items, and their pointers.
+    static func remove(_ operations: [PendingOperation], in storage: SQLiteStorage) throws {
+        let database = storage.database
         for operation in operations {
-            statement.reset()
-            try statement.bind(operation.table, at: 1)
-            try statement.bind(operation.itemId, at: 2)
-            try statement.run()
+            guard
+                let found = try SQLiteQueuePointers.find(table: operation.table, itemId: operation.itemId, in: storage)
+            else { continue }
+            try database.run(removeSQL, [.integer(found.sequence)])
+            try SQLiteQueuePointers.remove(
+                table: operation.table, itemId: operation.itemId, at: found.location, in: database)
         }
     }
 
     // MARK: Reads
 
-    static func operation(table: String, itemId: String, in database: Database) throws -> PendingOperation? {
-        let statement = try database.cachedStatement(lookupSQL)
+    static func operation(table: String, itemId: String, in storage: SQLiteStorage) throws -> PendingOperation? {
+        guard let found = try SQLiteQueuePointers.find(table: table, itemId: itemId, in: storage) else { return nil }
+        let statement = try storage.database.cachedStatement(lookupSQL)
         defer { statement.reset() }
-        try statement.bind(table, at: 1)
-        try statement.bind(itemId, at: 2)
-        return try statement.step() ? try operation(from: statement) : nil
+        try statement.bind(found.sequence, at: 1)
+        guard try statement.step() else {
+            throw SyncError.corruptSystemTable(
+                table: name, message: "item '\(itemId)' of '\(table)' points at a missing operation \(found.sequence)")
+        }
+        return try operation(from: statement)
     }
 
-    static func operations(_ selection: OperationSelection, in database: Database) throws -> [PendingOperation] {
+    static func operations(_ selection: OperationSelection, in storage: SQLiteStorage) throws -> [PendingOperation] {
+        let database = storage.database
         var found: [PendingOperation]
         if let tables = selection.tables, let itemIds = selection.itemIds {
-            // Point lookups through the unique index: no statement grows with the number of ids.
+            // Point lookups through the items' pointers: no statement grows with the number of ids.
             found = []
             for table in tables {
                 for itemId in itemIds {
-                    if let operation = try operation(table: table, itemId: itemId, in: database),
+                    if let operation = try operation(table: table, itemId: itemId, in: storage),
                         selection.matches(operation)
                     {
                         found.append(operation)
@@ -174,9 +180,10 @@ enum SQLiteOperationTable {
         return found
     }
 
-    static func count(_ selection: OperationSelection, in database: Database) throws -> Int {
+    static func count(_ selection: OperationSelection, in storage: SQLiteStorage) throws -> Int {
+        let database = storage.database
         let conditions = sqlConditions(selection)
-        guard conditions.isExact else { return try operations(selection, in: database).count }
+        guard conditions.isExact else { return try operations(selection, in: storage).count }
         let sql = "SELECT COUNT(*) FROM \(name) WHERE \(conditions.sql)"
         guard case .integer(let total) = try database.scalar(sql, conditions.values) else { return 0 }
         return selection.limit.map { min(Int(total), max(0, $0)) } ?? Int(total)

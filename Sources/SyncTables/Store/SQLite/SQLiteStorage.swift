@@ -117,14 +117,60 @@ final class SQLiteStorage {
         }
     }
 
-    /// Thrown inside ``write(table:items:canonicalJSON:replacing:)`` to roll the batch back when a row exists.
+    /// Inserts rows for new items together with their queued operations, all or none: each row carries its
+    /// operation's sequence (``SQLiteQueuePointers``), so the queue needs no index on the item. `false`,
+    /// changing nothing, when an id is stored, repeated or has an operation queued already.
+    func insertNewQueued(
+        table name: String, items: [JSONObject], canonicalJSON: [[UInt8]], operations: [PendingOperation]
+    ) throws -> Bool {
+        let texts = canonicalJSON.count == items.count ? canonicalJSON : nil
+        let sequences = operations.map { Int64($0.sequence) }
+        // Each operation must name its row; anything else takes the two steps, each checking its own part.
+        guard operations.count == items.count,
+            try zip(items, operations).allSatisfy({ item, operation in
+                try operation.table == name && operation.itemId == ItemKey.id(of: item, table: name)
+            })
+        else {
+            return try atomicallyRefusing {
+                guard try insertNew(table: name, items: items, canonicalJSON: texts),
+                    try SQLiteOperationTable.insertNew(operations, in: self)
+                else { throw RowExists() }
+            }
+        }
+        // A new row's key refuses a stored or repeated id; an id whose pointer is in the side table (a queued
+        // delete, say) is looked for only when the table has such pointers at all.
+        if try SQLiteQueuePointers.sideTableHasItems(of: name, in: database) {
+            for operation in operations
+            where try SQLiteQueuePointers.find(table: name, itemId: operation.itemId, in: self) != nil {
+                return false
+            }
+        }
+        return try atomicallyRefusing {
+            try write(table: name, items: items, canonicalJSON: texts, replacing: false, queued: sequences)
+            try SQLiteOperationTable.insert(operations, in: database)
+        }
+    }
+
+    /// Runs `body` atomically; `false`, with everything rolled back, when it throws ``RowExists``.
+    private func atomicallyRefusing(_ body: () throws -> Void) throws -> Bool {
+        do {
+            try atomically(body)
+            return true
+        } catch is RowExists {
+            return false
+        }
+    }
+
+    /// Thrown inside ``write(table:items:canonicalJSON:replacing:queued:)`` to roll the batch back when a
+    /// row exists.
     private struct RowExists: Error {}
 
     /// Inserts the items; an item whose id is stored replaces its row, or, with `replacing` off, rolls the
-    /// whole batch back with ``RowExists``. The `_json` text is `canonicalJSON[i]` when given.
-    private func write(table name: String, items: [JSONObject], canonicalJSON: [[UInt8]]?, replacing: Bool)
-        throws
-    {
+    /// whole batch back with ``RowExists``. The `_json` text is `canonicalJSON[i]` when given; a new row's
+    /// `_queued` is `queued[i]` when given (a replaced row keeps its own).
+    private func write(
+        table name: String, items: [JSONObject], canonicalJSON: [[UInt8]]?, replacing: Bool, queued: [Int64]? = nil
+    ) throws {
         var table = try catalog.table(named: name)
         guard !items.isEmpty else { return }
         // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
@@ -132,21 +178,25 @@ final class SQLiteStorage {
         try atomically {
             // New rows go in blocks of many rows per statement; what is left over (and every replacing
             // write) one row at a time.
-            let written = replacing ? 0 : try insertInBlocks(items, canonicalJSON: canonicalJSON, table: &table)
+            let written =
+                replacing ? 0 : try insertInBlocks(items, canonicalJSON: canonicalJSON, queued: queued, table: &table)
             var statements = try upsertStatements(table)
             defer { for statement in statements { statement.reset() } }
             var touched = Array(repeating: false, count: statements.count)
             for (index, item) in items.enumerated().dropFirst(written) {
                 let id = try ItemKey.id(of: item, table: name)
                 let json = canonicalJSON?[index] ?? SQLiteColumnOnlyStrings.storedJSON(item)
-                let binding = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
+                let sequence = queued.map { SQLiteValue.integer($0[index]) } ?? .null
+                let binding = try bind(
+                    item, id: id, json: json, queued: sequence, to: statements, touched: &touched, table: table)
                 if case .missing(let properties) = binding {
                     // New properties: add their columns, then bind the item again with the wider statements.
                     try catalog.addColumns(properties, to: table.key, in: database)
                     table = try catalog.table(named: name)
                     statements = try upsertStatements(table)
                     touched = Array(repeating: false, count: statements.count)
-                    _ = try bind(item, id: id, json: json, to: statements, touched: &touched, table: table)
+                    _ = try bind(
+                        item, id: id, json: json, queued: sequence, to: statements, touched: &touched, table: table)
                 }
                 do {
                     try statements[0].run()
@@ -155,7 +205,8 @@ final class SQLiteStorage {
                     // The row exists: rewrite it with the same values.
                     var rewriting = statements
                     rewriting[0] = try database.cachedStatement(table.replaceSQL)
-                    _ = try bind(item, id: id, json: json, to: rewriting, touched: &touched, table: table)
+                    _ = try bind(
+                        item, id: id, json: json, queued: sequence, to: rewriting, touched: &touched, table: table)
                     try rewriting[0].run()
                     statements[0].reset()
                     // Every further group of columns too: its unbound columns must become NULL, as in a
@@ -173,13 +224,13 @@ final class SQLiteStorage {
     /// Inserts whole blocks of ``SQLiteTableState/blockRows`` new items with one statement each and returns
     /// how many items it wrote; a stored or repeated id throws ``RowExists`` (the caller's savepoint undoes
     /// the blocks before). Properties without a column get one before their block is written.
-    private func insertInBlocks(_ items: [JSONObject], canonicalJSON: [[UInt8]]?, table: inout SQLiteTableState)
-        throws -> Int
-    {
+    private func insertInBlocks(
+        _ items: [JSONObject], canonicalJSON: [[UInt8]]?, queued: [Int64]?, table: inout SQLiteTableState
+    ) throws -> Int {
         var written = 0
         while table.blockRows > 1, items.count - written >= table.blockRows {
             let block = written..<(written + table.blockRows)
-            let missing = try insertBlock(items[block], canonicalJSON: canonicalJSON, table: table)
+            let missing = try insertBlock(items[block], canonicalJSON: canonicalJSON, queued: queued, table: table)
             if missing.isEmpty {
                 written = block.upperBound
             } else {
@@ -193,9 +244,9 @@ final class SQLiteStorage {
 
     /// Writes one block of new rows with ``SQLiteTableState/blockInsertSQL``, or, writing nothing, returns
     /// the properties that have no column yet.
-    private func insertBlock(_ block: ArraySlice<JSONObject>, canonicalJSON: [[UInt8]]?, table: SQLiteTableState)
-        throws -> Set<String>
-    {
+    private func insertBlock(
+        _ block: ArraySlice<JSONObject>, canonicalJSON: [[UInt8]]?, queued: [Int64]?, table: SQLiteTableState
+    ) throws -> Set<String> {
         let statement = try database.cachedStatement(table.blockInsertSQL)
         defer { statement.reset() }
         statement.reset()
@@ -217,6 +268,7 @@ final class SQLiteStorage {
                 columnOnly.add(value, column: column.number)
             }
             if !columnOnly.text.isEmpty { try statement.bind(columnOnly.text, at: base + 3) }
+            if let queued { try statement.bind(queued[index], at: base + 4) }
         }
         guard missing.isEmpty else { return missing }
         do {
@@ -235,8 +287,8 @@ final class SQLiteStorage {
     /// Binds one item to the upsert statements, or reports the properties that have no column yet.
     /// `touched` tells which extra `UPDATE` statements received a value.
     private func bind(
-        _ item: JSONObject, id: String, json: [UInt8], to statements: [Statement], touched: inout [Bool],
-        table: SQLiteTableState
+        _ item: JSONObject, id: String, json: [UInt8], queued: SQLiteValue, to statements: [Statement],
+        touched: inout [Bool], table: SQLiteTableState
     ) throws -> Binding {
         for index in statements.indices {
             statements[index].reset()
@@ -262,6 +314,7 @@ final class SQLiteStorage {
         }
         guard missing.isEmpty else { return .missing(missing) }
         try insert.bind(columnOnly.sqliteValue, at: 3)
+        try insert.bind(queued, at: 4)
         return .bound
     }
 
@@ -276,6 +329,10 @@ final class SQLiteStorage {
             defer { statement.reset() }
             var deleted = 0
             for id in ids {
+                // A row with a queued operation hands its pointer to the side table first.
+                try SQLiteQueuePointers.keepPointers(
+                    ofRows: "SELECT \(SQLiteQueuePointers.column) FROM \(table.quotedName) WHERE id = ?",
+                    bindings: [.text(id)], in: database)
                 statement.reset()
                 try statement.bind(id, at: 1)
                 try statement.run()
@@ -290,14 +347,21 @@ final class SQLiteStorage {
         let paged = query.limit != nil || query.offset > 0
         let select = try selectStatement(columns: "id", table: table, query: query, ordered: paged)
         let sql: String
+        let queuedSQL: String
+        let queuedColumn = SQLiteQueuePointers.column
         if paged {
             sql = "DELETE FROM \(table.quotedName) WHERE id IN (\(select.sql))"
+            queuedSQL = "SELECT \(queuedColumn) FROM \(table.quotedName) WHERE id IN (\(select.sql))"
         } else {
             // "SELECT id FROM t WHERE c" becomes "DELETE FROM t WHERE c".
-            sql = "DELETE FROM " + select.sql.dropFirst("SELECT id FROM ".count)
+            let rest = select.sql.dropFirst("SELECT id FROM ".count)
+            sql = "DELETE FROM " + rest
+            queuedSQL = "SELECT \(queuedColumn) FROM " + rest
         }
         return try atomically {
             try SQLiteValueSets.with(select.valueSets, in: database) {
+                // Rows with a queued operation hand their pointers to the side table first.
+                try SQLiteQueuePointers.keepPointers(ofRows: queuedSQL, bindings: select.bindings, in: database)
                 try database.run(sql, select.bindings)
                 return database.changes
             }

@@ -69,8 +69,8 @@ struct SQLiteTableState: Sendable {
 
     /// SQLite 3.15's limit of parameters in one statement.
     static let parameterLimit = 999
-    /// Projected columns the `INSERT` statement carries (besides `id`, `_json` and `_column_only`).
-    static let insertColumns = parameterLimit - 3
+    /// Projected columns the `INSERT` statement carries (besides ``insertedColumns``).
+    static let insertColumns = parameterLimit - 4
     /// Projected columns each extra `UPDATE` statement carries (besides `id`).
     static let updateColumns = parameterLimit - 1
 
@@ -81,7 +81,7 @@ struct SQLiteTableState: Sendable {
         let statement: Int
         let parameter: Int
         if ordinal < Self.insertColumns {
-            (statement, parameter) = (0, ordinal + 4)
+            (statement, parameter) = (0, ordinal + 5)
         } else {
             let overflow = ordinal - Self.insertColumns
             (statement, parameter) = (overflow / Self.updateColumns + 1, overflow % Self.updateColumns + 2)
@@ -99,9 +99,9 @@ struct SQLiteTableState: Sendable {
         columns.values.sorted { $0.ordinal < $1.ordinal }
     }
 
-    /// The statements that write one item, in order: an `INSERT` over `id`, `_json`, `_column_only` and the
-    /// first projected columns, then for very wide tables one `UPDATE … WHERE id = ?1` per further group of
-    /// columns.
+    /// The statements that write one item, in order: an `INSERT` over ``insertedColumns`` (parameters 1–4)
+    /// and the first projected columns, then for very wide tables one `UPDATE … WHERE id = ?1` per further
+    /// group of columns.
     ///
     /// When the row exists the `INSERT` fails on the primary key and ``replaceSQL`` runs in its place with
     /// the same parameters. Not `INSERT OR REPLACE`: under SQLCipher a replacing insert cost four to five
@@ -113,7 +113,8 @@ struct SQLiteTableState: Sendable {
     private(set) var upsertSQL: [String] = []
 
     /// Rewrites an existing row with the parameters of the first ``upsertSQL`` statement: every column of
-    /// that group is set, so properties the item no longer has become NULL, as in a replaced row.
+    /// that group is set, so properties the item no longer has become NULL, as in a replaced row. The row's
+    /// `_queued` stays: the item's queued operation does not change with its data.
     var replaceSQL: String {
         let assignments = orderedColumns.prefix(Self.insertColumns).map { "\"\($0.name)\" = ?\($0.parameter)" }
         let stored = ["_json = ?2", "\(SQLiteColumnOnlyStrings.listColumn) = ?3"]
@@ -124,8 +125,8 @@ struct SQLiteTableState: Sendable {
     /// SQLite's parameter limit does.
     static let maximumBlockRows = 64
 
-    /// Rows per ``blockInsertSQL`` statement (each row binds `id`, `_json`, `_column_only` and every
-    /// projected column);
+    /// Rows per ``blockInsertSQL`` statement (each row binds ``insertedColumns`` and every projected
+    /// column);
     /// 0 when the table is too wide for more than one row per statement.
     private(set) var blockRows = 0
 
@@ -136,10 +137,11 @@ struct SQLiteTableState: Sendable {
     private(set) var blockInsertSQL = ""
 
     /// The parameters of one row in ``blockInsertSQL``.
-    var blockWidth: Int32 { Int32(3 + min(columns.count, Self.insertColumns)) }
+    var blockWidth: Int32 { Int32(4 + min(columns.count, Self.insertColumns)) }
 
-    /// The columns every inserted row starts with, before its projected columns.
-    private static let insertedColumns = "id, _json, \(SQLiteColumnOnlyStrings.listColumn)"
+    /// The columns every inserted row starts with, before its projected columns: the id, the JSON, the
+    /// column-only list (``SQLiteColumnOnlyStrings``) and the queued sequence (``SQLiteQueuePointers``).
+    static let insertedColumns = "id, _json, \(SQLiteColumnOnlyStrings.listColumn), \(SQLiteQueuePointers.column)"
 
     private mutating func makeBlockInsertSQL() {
         let width = Int(blockWidth)
@@ -167,7 +169,7 @@ struct SQLiteTableState: Sendable {
         let insertNames = groups[0].map { ", \"\($0.name)\"" }.joined()
         let insertParameters = String(repeating: ", ?", count: groups[0].count)
         var statements = [
-            "INSERT INTO \(quotedName) (\(Self.insertedColumns)\(insertNames)) VALUES (?, ?, ?\(insertParameters))"
+            "INSERT INTO \(quotedName) (\(Self.insertedColumns)\(insertNames)) VALUES (?, ?, ?, ?\(insertParameters))"
         ]
         for group in groups.dropFirst() {
             let assignments = group.map { "\"\($0.name)\" = ?\($0.parameter)" }.joined(separator: ", ")

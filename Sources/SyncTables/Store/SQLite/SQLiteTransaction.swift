@@ -35,6 +35,17 @@ final class SQLiteTransaction: StoreTransaction {
         try run { try storage.insertNew(table: table, items: items, canonicalJSON: canonicalJSON) }
     }
 
+    func insertNew(
+        table: String, items: [JSONObject], canonicalJSON: [[UInt8]], queueing operations: [PendingOperation]
+    )
+        throws -> Bool
+    {
+        try run {
+            try storage.insertNewQueued(
+                table: table, items: items, canonicalJSON: canonicalJSON, operations: operations)
+        }
+    }
+
     @discardableResult
     func delete(table: String, ids: [String]) throws -> Int {
         try run { try storage.delete(table: table, ids: ids) }
@@ -53,15 +64,15 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func queuedOperation(table: String, itemId: String) throws -> PendingOperation? {
-        try run { try SQLiteOperationTable.operation(table: table, itemId: itemId, in: storage.database) }
+        try run { try SQLiteOperationTable.operation(table: table, itemId: itemId, in: storage) }
     }
 
     func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation] {
-        try run { try SQLiteOperationTable.operations(selection, in: storage.database) }
+        try run { try SQLiteOperationTable.operations(selection, in: storage) }
     }
 
     func countQueuedOperations(_ selection: OperationSelection) throws -> Int {
-        try run { try SQLiteOperationTable.count(selection, in: storage.database) }
+        try run { try SQLiteOperationTable.count(selection, in: storage) }
     }
 
     func highestQueuedSequence() throws -> Int? {
@@ -69,15 +80,15 @@ final class SQLiteTransaction: StoreTransaction {
     }
 
     func saveQueuedOperations(_ operations: [PendingOperation]) throws {
-        try run { try SQLiteOperationTable.save(operations, in: storage.database) }
+        try run { try SQLiteOperationTable.save(operations, in: storage) }
     }
 
     func removeQueuedOperations(_ operations: [PendingOperation]) throws {
-        try run { try SQLiteOperationTable.remove(operations, in: storage.database) }
+        try run { try SQLiteOperationTable.remove(operations, in: storage) }
     }
 
     func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool {
-        try run { try SQLiteOperationTable.insertNew(operations, in: storage.database) }
+        try run { try SQLiteOperationTable.insertNew(operations, in: storage) }
     }
 
     private func run<Result>(_ body: () throws -> Result) throws -> Result {
