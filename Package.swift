@@ -4,6 +4,12 @@ import PackageDescription
 // One SQLite engine per build: libsqlite3 and libsqlcipher export the same symbols, so linking both
 // silently routes every call to whichever comes first. `SystemSQLite` (default) links libsqlite3;
 // `swift build --traits SQLCipher` replaces the default set and links libsqlcipher instead.
+/// Spawning child processes (tests and benchmarks only).
+let subprocess: [Target.Dependency] = [
+    .product(name: "Subprocess", package: "swift-subprocess"),
+    .product(name: "SystemPackage", package: "swift-system"),
+]
+
 let sqliteEngine: [Target.Dependency] = [
     .target(name: "CSQLite", condition: .when(traits: ["SystemSQLite"])),
     .target(name: "CSQLCipher", condition: .when(traits: ["SQLCipher"])),
@@ -38,6 +44,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Child processes in the tests and benchmarks (posix_spawn); FilePath for its API.
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // MARK: C engines (exactly one is linked per build)
@@ -113,7 +122,7 @@ let package = Package(
                 "SyncTablesSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ] + sqliteEngine
+            ] + sqliteEngine + subprocess
         ),
         .executableTarget(
             name: "TodoDemo",
@@ -141,7 +150,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ] + subprocess
         ),
         .testTarget(
             name: "SyncTablesServerTests",
@@ -151,15 +160,16 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+            ] + subprocess
         ),
         .testTarget(
             name: "SyncTablesSQLCipherTests",
             dependencies: ["SyncTablesSQLCipher", "SyncTables", "SyncTablesStoreConformance", "SyncTablesServer"]
+                + subprocess
         ),
         .testTarget(
             name: "SynctablesCLITests",
-            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"]
+            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"] + subprocess
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,45 +1,49 @@
 import ArgumentParser
 import Foundation
+import Subprocess
+import SystemPackage
 
 /// A sync server in a child process (this executable's hidden `serve` command), so the client's memory
 /// figures hold only the client: an in-process server's page building and store cache would count too.
-final class ServerProcess {
+///
+/// The child starts through swift-subprocess (posix_spawn): Foundation's `Process.run()` crashed at random
+/// on this toolchain, reading past a buffer while it listed the open files.
+struct ServerProcess: Sendable {
     let baseURL: URL
-    private let process: Process
-    /// The child's temporary directory, removed here: a terminated child cannot clean up.
-    private let directory: String
 
-    /// Starts `sync-bench serve`, seeding `rows` rows into `table` first, and waits for its URL.
-    static func start(pageSize: Int, maxTop: Int, table: String, rows: Int, runTag: String) throws -> ServerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        process.arguments = [
+    /// Starts `sync-bench serve`, seeding `rows` rows into `table` first, waits for its URL, runs `body` and
+    /// stops the child (removing its store) however `body` ends.
+    static func with<Result: Sendable>(
+        pageSize: Int, maxTop: Int, table: String, rows: Int, runTag: String,
+        _ body: (ServerProcess) async throws -> Result
+    ) async throws -> Result {
+        let arguments: Arguments = [
             "serve", "--page-size", "\(pageSize)", "--max-top", "\(maxTop)", "--table", table, "--rows", "\(rows)",
             "--run-tag", runTag,
         ]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // The child prints one line, "<URL> <directory>", once seeded and listening.
-        var line: [UInt8] = []
-        while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            guard let first = byte.first else { break }
-            if first == UInt8(ascii: "\n") { break }
-            line.append(first)
+        let outcome = try await Subprocess.run(
+            .path("/proc/self/exe"), arguments: arguments, input: .none, output: .sequence,
+            error: .fileDescriptor(.standardError, closeAfterSpawningProcess: false)
+        ) { execution in
+            // The child prints one line, "<URL> <directory>", once seeded and listening.
+            var line = ""
+            for try await text in execution.standardOutput.strings() {
+                line = text
+                break
+            }
+            let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard fields.count == 2, let url = URL(string: fields[0]), url.port != nil else {
+                try? execution.send(signal: .terminate)
+                throw BenchError.unexpected("the server process did not report its URL")
+            }
+            // A terminated child cannot clean up: its directory goes here.
+            defer {
+                try? execution.send(signal: .terminate)
+                try? FileManager.default.removeItem(atPath: fields[1])
+            }
+            return try await body(ServerProcess(baseURL: url))
         }
-        let fields = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 1).map(String.init)
-        guard fields.count == 2, let url = URL(string: fields[0]), url.port != nil else {
-            process.terminate()
-            throw BenchError.unexpected("the server process did not report its URL")
-        }
-        return ServerProcess(baseURL: url, process: process, directory: fields[1])
-    }
-
-    private init(baseURL: URL, process: Process, directory: String) {
-        self.baseURL = baseURL
-        self.process = process
-        self.directory = directory
+        return outcome.closureResult
     }
 
     func url(_ pathAndQuery: String) throws -> URL {
@@ -47,13 +51,6 @@ final class ServerProcess {
             throw BenchError.unexpected("bad URL \(pathAndQuery)")
         }
         return url
-    }
-
-    /// Stops the child and removes its store.
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 

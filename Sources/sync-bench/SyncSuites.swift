@@ -55,13 +55,13 @@ struct SyncSuites {
         defer { directory.remove() }
         if serverProcess {
             reporter.note("server: child process (sync-bench serve); RSS figures are the client's only")
-            let server = try ServerProcess.start(
-                pageSize: 1000, maxTop: 1000, table: "pulltodo", rows: rows, runTag: "l")
-            defer { server.stop() }
-            let client = SyncClient(url: server.baseURL, transport: try CurlTransport())
-            for pageSize in pageSizes {
-                try await pullOnce(
-                    url: server.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+            try await ServerProcess.with(pageSize: 1000, maxTop: 1000, table: "pulltodo", rows: rows, runTag: "l") {
+                server in
+                let client = SyncClient(url: server.baseURL, transport: try CurlTransport())
+                for pageSize in pageSizes {
+                    try await pullOnce(
+                        url: server.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+                }
             }
             return
         }

@@ -43,7 +43,7 @@
                 SELECT _json FROM "TodoItem" WHERE id = 'item42';
 
                 """
-            let output = try CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
             #expect(output.status == 0, "\(output.standardError)")
             #expect(output.standardOutput.hasPrefix("500\n"), "\(output.standardError)")
             #expect(output.standardOutput.contains("\(Self.marker) number 42\""), "\(output.standardOutput)")
@@ -59,7 +59,7 @@
                 SELECT count(*) FROM "TodoItem";
 
                 """
-            let output = try CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
             #expect(output.status == 0, "\(output.standardError)")
             #expect(output.standardOutput == "500\n", "\(output.standardError)")
             _ = directory
@@ -68,7 +68,7 @@
         @Test func theSqlcipherToolWithoutThePageSizePragmaCannotReadTheFile() async throws {
             let (directory, path) = try await makeFile(key: .passphrase(Fixtures.passphrase))
             let script = "PRAGMA key = '\(Fixtures.passphrase)';\nSELECT count(*) FROM \"TodoItem\";\n"
-            let output = try CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
             #expect(!output.standardOutput.contains("500"))
             #expect(output.standardError.contains("not a database"))
             _ = directory
@@ -77,7 +77,7 @@
         @Test func theSqlite3ToolCannotReadTheFile() async throws {
             let (directory, path) = try await makeFile(key: .passphrase(Fixtures.passphrase))
             let before = try FileSnapshot(path: path)
-            let output = try CommandLineTool(named: "sqlite3").run(
+            let output = try await CommandLineTool(named: "sqlite3").run(
                 ["-readonly", path], input: "SELECT count(*) FROM \"TodoItem\";\n")
             #expect(!output.standardOutput.contains("500"))
             #expect(output.standardError.contains("not a database"), "\(output.standardError)")
@@ -95,7 +95,7 @@
                 INSERT INTO made_by_cli VALUES (1), (2), (3);
 
                 """
-            let output = try CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
             #expect(output.status == 0, "\(output.standardError)")
 
             let store = try EncryptedSQLiteStore(path: path, key: Fixtures.passphrase)

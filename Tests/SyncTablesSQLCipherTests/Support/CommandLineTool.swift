@@ -1,5 +1,7 @@
 #if SQLCipher
     import Foundation
+    import Subprocess
+    import SystemPackage
     import Testing
 
     /// Runs a command-line tool installed on the machine (`sqlcipher`, `sqlite3`) with a script on its input.
@@ -21,26 +23,17 @@
             url = URL(fileURLWithPath: path)
         }
 
-        func run(_ arguments: [String], input: String) throws -> Output {
-            let process = Process()
-            process.executableURL = url
-            process.arguments = arguments
-            let standardInput = Pipe()
-            let standardOutput = Pipe()
-            let standardError = Pipe()
-            process.standardInput = standardInput
-            process.standardOutput = standardOutput
-            process.standardError = standardError
-            try process.run()
-            standardInput.fileHandleForWriting.write(Data(input.utf8))
-            try standardInput.fileHandleForWriting.close()
-            let outputData = standardOutput.fileHandleForReading.readDataToEndOfFile()
-            let errorData = standardError.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+        func run(_ arguments: [String], input: String) async throws -> Output {
+            let result = try await Subprocess.run(
+                .path(FilePath(url.path)), arguments: Arguments(arguments), input: .string(input),
+                output: .string(limit: 16 << 20), error: .string(limit: 16 << 20))
+            let status: Int32 =
+                switch result.terminationStatus {
+                case .exited(let code): code
+                case .signaled(let signal): 128 + signal
+                }
             return Output(
-                status: process.terminationStatus,
-                standardOutput: String(decoding: outputData, as: UTF8.self),
-                standardError: String(decoding: errorData, as: UTF8.self))
+                status: status, standardOutput: result.standardOutput, standardError: result.standardError)
         }
     }
 #endif

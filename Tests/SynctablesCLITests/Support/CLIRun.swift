@@ -1,5 +1,7 @@
 import Foundation
+import Subprocess
 import SyncTables
+import SystemPackage
 import Testing
 
 /// The outcome of one run of the built `synctables` executable.
@@ -37,43 +39,29 @@ enum SynctablesExecutable {
         return try await runProcess(url, arguments: arguments, environment: environment)
     }
 
-    /// Runs any executable to completion and captures its output.
+    /// Runs any executable to completion and captures its output (posix_spawn through swift-subprocess:
+    /// Foundation's `Process.run()` crashed at random here, reading past a buffer while it listed open files).
     static func runProcess(
         _ executable: URL, arguments: [String], environment: [String: String], currentDirectory: URL? = nil
     ) async throws -> CLIRun {
-        let directory = FileManager.default.temporaryDirectory
-        let outURL = directory.appendingPathComponent("synctables-out-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent("synctables-err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outURL)
-            try? FileManager.default.removeItem(at: errURL)
+        // The caller's settings for synctables must not leak into a run that does not set them.
+        var changes: [Environment.Key: String?] = [:]
+        for name in ["SYNCTABLES_KEY", "SYNCTABLES_SERVER", "SYNCTABLES_AUTH_TOKEN"] {
+            if let key = Environment.Key(rawValue: name) { changes[key] = .some(nil) }
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        var merged = ProcessInfo.processInfo.environment
-        for name in ["SYNCTABLES_KEY", "SYNCTABLES_SERVER", "SYNCTABLES_AUTH_TOKEN"] { merged[name] = nil }
-        merged.merge(environment) { _, new in new }
-        process.environment = merged
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
+        for (name, value) in environment {
+            if let key = Environment.Key(rawValue: name) { changes[key] = value }
+        }
+        let result = try await Subprocess.run(
+            .path(FilePath(executable.path)), arguments: Arguments(arguments),
+            environment: .inherit.updating(changes), workingDirectory: currentDirectory.map { FilePath($0.path) },
+            input: .none, output: .string(limit: 64 << 20), error: .string(limit: 64 << 20))
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
             }
-        }
-        return CLIRun(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        return CLIRun(status: status, stdout: result.standardOutput ?? "", stderr: result.standardError ?? "")
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
+import Subprocess
 import SyncTables
+import SystemPackage
 import Testing
 
 /// The `sync-crash-child` executable (built next to the test bundle by `swift build --build-tests`), run
@@ -51,71 +53,86 @@ struct CrashChildProcess {
     /// Runs the child and kills it at `point`; throws when it fails on its own (it never should).
     ///
     /// `requestsReceived` counts the server's requests since the run started.
-    func run(killingAt point: KillPoint, requestsReceived: () async throws -> Int) async throws -> Outcome {
-        let (process, log) = try start()
-        switch point {
-        case .afterSpawn(let delay):
-            try await Task.sleep(for: delay)
-        case .afterRequests(let count, let delay):
-            while process.isRunning, try await requestsReceived() < count {
-                try await Task.sleep(for: .milliseconds(1))
+    func run(killingAt point: KillPoint, requestsReceived: @escaping @Sendable () async throws -> Int) async throws
+        -> Outcome
+    {
+        let (status, log) = try await spawn { execution in
+            switch point {
+            case .afterSpawn(let delay):
+                try await Task.sleep(for: delay)
+            case .afterRequests(let count, let delay):
+                let pid = execution.processIdentifier.value
+                while Self.isRunning(pid), try await requestsReceived() < count {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                if delay > .zero { try await Task.sleep(for: delay) }
             }
-            if delay > .zero { try await Task.sleep(for: delay) }
+            try? execution.send(signal: .kill)
         }
-        kill(process.processIdentifier, SIGKILL)
-        try await Self.waitForExit(process)
-        if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
-            return .killed
-        }
-        try Self.requireSuccess(process, log: log)
+        if status == .signaled(SIGKILL) { return .killed }
+        try Self.requireSuccess(status, log: log)
         return .finished
     }
 
     /// Runs the child until it finishes on its own; throws when it fails.
     func runToCompletion() async throws {
-        let (process, log) = try start()
-        try await Self.waitForExit(process)
-        try Self.requireSuccess(process, log: log)
+        let (status, log) = try await spawn { _ in }
+        try Self.requireSuccess(status, log: log)
     }
 
-    private func start() throws -> (Process, URL) {
+    /// Runs the child (posix_spawn through swift-subprocess: Foundation's `Process.run()` crashed at random
+    /// here) with its output in a log file, calls `body` while it runs, then waits for it to end: `body` must
+    /// end it or let it finish.
+    private func spawn(
+        _ body:
+            @escaping @Sendable (Execution<NoInput, FileDescriptorOutput, FileDescriptorOutput>) async throws -> Void
+    )
+        async throws -> (TerminationStatus, URL)
+    {
         let binary = Self.executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-crash-child first")
         let log = logDirectory.appendingPathComponent("child-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        return (process, log)
-    }
-
-    private static func waitForExit(_ process: Process) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                kill(process.processIdentifier, SIGKILL)
-                throw CrashChildError.didNotExit
+        let output = try FileDescriptor.open(
+            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
+        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+        let result = try await Subprocess.run(
+            .path(FilePath(binary.path)), arguments: Arguments(arguments), input: .none,
+            output: .fileDescriptor(output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+        ) { execution in
+            // However the body ends, the child is not left running past a minute.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await Task.sleep(for: .seconds(60))
+                    try? execution.send(signal: .kill)
+                    throw CrashChildError.didNotExit
+                }
+                try await body(execution)
+                group.cancelAll()
             }
-            try await Task.sleep(for: .milliseconds(2))
         }
+        return (result.terminationStatus, log)
     }
 
-    private static func requireSuccess(_ process: Process, log: URL) throws {
-        guard process.terminationReason == .exit && process.terminationStatus == 0 else {
+    /// Whether the process is alive: not gone, and not a zombie waiting to be reaped.
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).first != "Z"
+    }
+
+    private static func requireSuccess(_ status: TerminationStatus, log: URL) throws {
+        guard status == .exited(0) else {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            throw CrashChildError.failed(status: process.terminationStatus, output: text)
+            throw CrashChildError.failed(status: status.description, output: text)
         }
     }
 }
 
 enum CrashChildError: Error {
     case didNotExit
-    case failed(status: Int32, output: String)
+    case failed(status: String, output: String)
 }
 
 extension Duration {
