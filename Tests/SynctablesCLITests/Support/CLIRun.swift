@@ -61,7 +61,7 @@ enum SynctablesExecutable {
             case .exited(let code): code
             case .signaled(let signal): 128 + signal
             }
-        return CLIRun(status: status, stdout: result.standardOutput ?? "", stderr: result.standardError ?? "")
+        return CLIRun(status: status, stdout: result.standardOutput, stderr: result.standardError)
     }
 }
 
