@@ -44,7 +44,7 @@ extension SyncBench {
         @Option(help: "Repeats of the filtered query with limit 100.") var limitedQueries = 200
         @Option(help: "Repeats of the filtered query without limit.") var unlimitedQueries = 3
         @Option(help: "Rounds of the batched insert (each into fresh files); the median is reported.") var rounds = 3
-        @Option(help: "Rounds of the batched insert run first and not counted.") var warmupRounds = 1
+        @Option(help: "Rounds of the batched insert run first and not counted.") var warmupRounds = 2
 
         func run() async throws {
             guard let kind = StoreKind(rawValue: store) else {
