@@ -23,11 +23,17 @@ struct SQLiteQueuePointersTests {
         return try database.scalar(sql)
     }
 
-    @Test func aLocalInsertPutsItsSequenceOnTheRowAndTheQueueHasNoIndex() async throws {
+    /// A context on a new store file with its to-do table, the file's path, and the directory that keeps it.
+    private static func fileContext() async throws -> (TemporaryDirectory, String, SyncContext, SyncTable<ContextTodo>)
+    {
         let directory = try TemporaryDirectory()
         let path = directory.newDatabasePath()
         let context = try await SyncContext(store: try SQLiteStore(path: path))
-        let todos = try await context.table(ContextTodo.self)
+        return (directory, path, context, try await context.table(ContextTodo.self))
+    }
+
+    @Test func aLocalInsertPutsItsSequenceOnTheRowAndTheQueueHasNoIndex() async throws {
+        let (directory, path, context, todos) = try await Self.fileContext()
         try await todos.insert(ContextTodo(id: "a", text: "one"))
         try await todos.insert(contentsOf: (0..<100).map { ContextTodo(id: "b\($0)", text: "many") })
         let queued = try await context.pendingOperations()
@@ -103,10 +109,7 @@ struct SQLiteQueuePointersTests {
     }
 
     @Test func aLayoutTwoFileGetsItsPointersAndItsQueueKeepsCollapsing() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.newDatabasePath()
-        let context = try await SyncContext(store: try SQLiteStore(path: path))
-        let todos = try await context.table(ContextTodo.self)
+        let (directory, path, context, todos) = try await Self.fileContext()
         try await todos.insert(ContextTodo(id: "a", text: "first"))
         try await todos.insert(ContextTodo(id: "b", text: "second"))
         try await todos.delete(id: "gone")
