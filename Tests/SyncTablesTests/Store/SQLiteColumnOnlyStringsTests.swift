@@ -47,6 +47,30 @@ struct SQLiteColumnOnlyStringsTests {
         try await store.close()
     }
 
+    /// Reads select a narrow table's projected columns with the row and read a wider table's column-only
+    /// values by rowid: both give the whole row back, through every kind of read.
+    @Test(arguments: [4, SQLiteTableState.inlineColumnLimit + 8])
+    func everyReadPutsTheValuesBackWhateverTheTableWidth(properties: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(path: directory.newDatabasePath())
+        try await store.defineTable(TableDefinition(name: "Note"))
+        var wide = JSONObject(["id": .string("w")])
+        for index in 0..<properties {
+            // Every third property long (column-only), the rest short, so the list skips columns.
+            wide["p\(index)"] = .string(index % 3 == 0 ? Self.long + "\(index)" : "short \(index)")
+        }
+        let item = wide
+        #expect(try await store.write { try $0.insertNew(table: "Note", items: [item, Self.item("a")]) })
+        #expect(try await store.lookup(table: "Note", id: "w") == item)
+        #expect(
+            try await store.read(StoreQuery(table: "Note", ordering: [SortDescriptor("id")])) == [Self.item("a"), item])
+        let json = try await store.readJSON(StoreQuery(table: "Note", ordering: [SortDescriptor("id")]))
+        #expect(
+            try json.map { try JSONObject(parsing: String(decoding: $0, as: UTF8.self)) } == [Self.item("a"), item])
+        try await store.close()
+        withExtendedLifetime(directory) {}
+    }
+
     /// A closed store file whose table `Note` holds `items`, and the directory that keeps it.
     private static func noteFile(_ items: [JSONObject]) async throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory()

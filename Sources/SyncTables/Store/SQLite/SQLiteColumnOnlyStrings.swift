@@ -103,6 +103,19 @@ enum SQLiteColumnOnlyStrings {
         return values
     }
 
+    /// The column-only values as `(property, value)` pairs when the row's own statement selected their
+    /// columns (`indexes[i]` is where column `i` of the list is, `nil` when it was not selected); `nil` when
+    /// one was not selected or is not text (the caller reads them by rowid and reports what is wrong).
+    static func values(of statement: Statement, at indexes: [Int32?], properties: [String]) -> [(String, String)]? {
+        var values: [(String, String)] = []
+        values.reserveCapacity(properties.count)
+        for (index, property) in zip(indexes, properties) {
+            guard let index, case .text(let text) = statement.value(at: index) else { return nil }
+            values.append((property, text))
+        }
+        return values
+    }
+
     /// The stored row: the parsed `_json` with the column-only values put back.
     static func merge(_ json: UnsafeBufferPointer<UInt8>, values: [(String, String)]) throws -> JSONObject {
         var object = try StoreCoding.object(utf8: json)

@@ -29,11 +29,14 @@ final class SQLiteLookupConnection: Sendable {
         var quotedName: String
         /// ``SQLiteTableState/propertiesByNumber``.
         var propertiesByNumber: [Int: String]
+        /// ``SQLiteTableState/storedColumnIndexes``.
+        var storedColumnIndexes: [Int: Int32]
 
         init(_ table: SQLiteTableState) {
             lookupSQL = table.lookupSQL
             quotedName = table.quotedName
             propertiesByNumber = table.propertiesByNumber
+            storedColumnIndexes = table.storedColumnIndexes
         }
     }
 
@@ -90,6 +93,11 @@ final class SQLiteLookupConnection: Sendable {
                 for number in numbers {
                     guard let property = table.propertiesByNumber[number] else { return .unavailable }
                     properties.append(property)
+                }
+                if let inline = SQLiteColumnOnlyStrings.values(
+                    of: statement, at: numbers.map { table.storedColumnIndexes[$0] }, properties: properties)
+                {
+                    return .found(json: json, columnOnly: inline)
                 }
                 let values = try database.cachedStatement(
                     SQLiteColumnOnlyStrings.valuesSQL(table: table.quotedName, numbers: numbers))

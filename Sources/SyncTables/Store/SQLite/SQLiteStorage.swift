@@ -62,7 +62,7 @@ final class SQLiteStorage {
     {
         let table = try catalog.table(named: query.table)
         let select = try selectStatement(
-            columns: SQLiteTableState.storedColumns, table: table, query: query, ordered: true)
+            columns: table.storedColumns, table: table, query: query, ordered: true)
         return try SQLiteValueSets.with(select.valueSets, in: database) {
             let statement = try database.cachedStatement(select.sql)
             defer { statement.reset() }
@@ -446,6 +446,11 @@ final class SQLiteStorage {
                 throw SQLiteColumnOnlyStrings.Unreadable(list: list)
             }
             return property
+        }
+        if let inline = SQLiteColumnOnlyStrings.values(
+            of: statement, at: numbers.map { table.storedColumnIndexes[$0] }, properties: properties)
+        {
+            return inline
         }
         let values = try database.cachedStatement(
             SQLiteColumnOnlyStrings.valuesSQL(table: table.quotedName, numbers: numbers))

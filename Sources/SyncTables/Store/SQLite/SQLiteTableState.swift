@@ -41,18 +41,35 @@ struct SQLiteTableState: Sendable {
     init(definition: TableDefinition, key: String) {
         self.definition = definition
         self.key = key
-        // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
-        self.lookupSQL = "SELECT \(Self.storedColumns) FROM \"\(definition.name)\" WHERE id = ?"
         self.upsertSQL = makeUpsertSQL()
+        makeReadSQL()
         makeBlockInsertSQL()
     }
 
-    /// The statement reading one row's ``storedColumns`` by id, built once: it is the most frequent statement.
-    let lookupSQL: String
+    /// The statement reading one row's ``storedColumns`` by id, built when the columns change, not per
+    /// lookup: it is the most frequent statement.
+    private(set) var lookupSQL = ""
 
-    /// What every read of whole rows selects: the row's JSON, its column-only list and its rowid (to read
-    /// the column-only values, see ``SQLiteColumnOnlyStrings``).
-    static let storedColumns = "_json, \(SQLiteColumnOnlyStrings.listColumn), rowid"
+    /// What every read of whole rows selects: the row's JSON, its column-only list and its rowid, then the
+    /// projected columns of a table with at most ``inlineColumnLimit`` of them, so a row's column-only
+    /// values (``SQLiteColumnOnlyStrings``) come with it. A wider table's are read by rowid, one more step.
+    private(set) var storedColumns = ""
+
+    /// The most projected columns every read selects (see ``storedColumns``).
+    static let inlineColumnLimit = 32
+
+    /// Where ``storedColumns`` puts the column of each number, by number; empty for a wider table.
+    private(set) var storedColumnIndexes: [Int: Int32] = [:]
+
+    private mutating func makeReadSQL() {
+        let inline = columns.count <= Self.inlineColumnLimit ? orderedColumns : []
+        storedColumns =
+            "_json, \(SQLiteColumnOnlyStrings.listColumn), rowid" + inline.map { ", \"\($0.name)\"" }.joined()
+        storedColumnIndexes = Dictionary(
+            uniqueKeysWithValues: inline.enumerated().map { ($1.number, Int32(3 + $0)) })
+        // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
+        lookupSQL = "SELECT \(storedColumns) FROM \"\(definition.name)\" WHERE id = ?"
+    }
 
     /// The quoted SQL identifier of the table (validated, so quoting is belt and braces).
     var quotedName: String { "\"\(definition.name)\"" }
@@ -92,6 +109,7 @@ struct SQLiteTableState: Sendable {
         propertiesByNumber[number] = property
         upsertSQL = makeUpsertSQL()
         makeBlockInsertSQL()
+        makeReadSQL()
     }
 
     /// Columns in creation order.
