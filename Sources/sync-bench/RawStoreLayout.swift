@@ -2,10 +2,11 @@ import Foundation
 import SyncTablesSQLite
 
 /// A second raw baseline for batched inserts: the SQL the store itself runs for each item, with everything
-/// else taken away. It writes the item's row in the store's layout (JSON text without the long strings,
-/// the list of columns that keep them, one projected column per property, under a text primary key) and its
-/// queue row in the relational queue layout, with prepared statements, pre-encoded values and the store's
-/// page cache, one row per statement, one transaction per batch.
+/// else taken away. It writes the item's row in the store's layout (JSON text without its strings of 16
+/// bytes or more, the list of columns that keep them, one projected column per property and the pointer to
+/// its queued operation, under a text primary key) and its queue row in the relational queue layout, with
+/// prepared statements, pre-encoded values and the store's page cache, one row per statement, one
+/// transaction per batch.
 ///
 /// The store's rate divided by this one is what the library's Swift work costs; this rate divided by the
 /// plain raw baseline's is what the layout itself costs.
@@ -23,15 +24,15 @@ final class RawStoreLayout {
         try database.execute(
             """
             CREATE TABLE items (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, _column_only TEXT,
-                c1, c2, c3, c4, c5, c6);
+                _queued INTEGER, c1, c2, c3, c4, c5, c6);
             CREATE TABLE operations (
                 sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
                 table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
-                version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL,
-                UNIQUE (table_name, item_id));
+                version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
             """)
         insertRow = try database.prepare(
-            "INSERT INTO items (id, _json, _column_only, c1, c2, c3, c4, c5, c6) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO items (id, _json, _column_only, c1, c2, c3, c4, c5, c6, _queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
         insertOperation = try database.prepare(
             """
             INSERT INTO operations (sequence, operation_id, kind, table_name, item_id, item, state, version,
@@ -49,11 +50,20 @@ final class RawStoreLayout {
 
         init(_ todo: BenchTodo) throws {
             id = todo.id
-            // The store keeps strings of 64 bytes and more in their column only: here, the notes (column 5).
+            // The store keeps strings of 16 bytes and more in their column only: here, the text (column 1)
+            // and the notes (column 5).
             var object = try todo.jsonObject()
-            if todo.notes.utf8.count >= 64 { object["notes"] = nil }
+            var list: [String] = []
+            if todo.text.utf8.count >= 16 {
+                object["text"] = nil
+                list.append("1")
+            }
+            if todo.notes.utf8.count >= 16 {
+                object["notes"] = nil
+                list.append("5")
+            }
             json = object.jsonString
-            columnOnly = todo.notes.utf8.count >= 64 ? .text("5") : .null
+            columnOnly = list.isEmpty ? .null : .text(list.joined(separator: ","))
             columns = [
                 .text(todo.text), .integer(todo.complete ? 1 : 0), .integer(Int64(todo.priority)),
                 .text(todo.category), .text(todo.notes), .real(todo.estimate),
@@ -71,8 +81,10 @@ final class RawStoreLayout {
                 try insertRow.bind(item.json, at: 2)
                 try insertRow.bind(item.columnOnly, at: 3)
                 for (offset, value) in item.columns.enumerated() { try insertRow.bind(value, at: Int32(offset + 4)) }
-                try insertRow.run()
                 sequence += 1
+                // The row points at its queued operation (the queue has no index on the item).
+                try insertRow.bind(sequence, at: 10)
+                try insertRow.run()
                 insertOperation.reset()
                 try insertOperation.bind(sequence, at: 1)
                 try insertOperation.bind(item.operationId, at: 2)

@@ -14,13 +14,21 @@ struct SQLiteQueueLayoutMigrationTests {
         async throws
     {
         let store = try SQLiteStore(path: path)
+        let rows = operations.map(\.row) + extraRows
         try await store.write { transaction in
             try transaction.removeQueuedOperations(try transaction.queuedOperations(.all))
             try transaction.defineTable(SystemTables.operationsDefinition)
-            try transaction.upsert(table: SystemTables.operations, items: operations.map(\.row) + extraRows)
+            try transaction.upsert(table: SystemTables.operations, items: rows)
         }
         try await store.close()
         let database = try Database(path: path)
+        // Version 1 kept every value in `_json` (today's store keeps strings of 16 bytes or more apart).
+        for row in rows {
+            guard case .string(let id)? = row["id"] else { continue }
+            try database.run(
+                "UPDATE \"\(SystemTables.operations)\" SET _json = ?, _column_only = NULL WHERE id = ?",
+                [.text(row.jsonString), .text(id)])
+        }
         try database.execute("DROP TABLE __synctables_operations")
         try database.setUserVersion(1)
         try database.close()

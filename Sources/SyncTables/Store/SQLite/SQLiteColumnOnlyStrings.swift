@@ -1,6 +1,7 @@
 import SyncTablesSQLite
 
-/// Long strings are stored once, in their projected column, instead of twice (in `_json` and the column).
+/// Strings of ``minimumBytes`` or more are stored once, in their projected column, instead of twice (in
+/// `_json` and the column).
 ///
 /// Every top-level property is projected into a column of its own for filtering, so a row used to hold each
 /// string twice; for items with notes or descriptions that doubled what every write put in the log. A
@@ -20,8 +21,12 @@ enum SQLiteColumnOnlyStrings {
         var description: String { "the column-only list '\(list)' does not name text columns of the row" }
     }
 
-    /// Strings shorter than this stay in `_json`: listing their column would save too little.
-    static let minimumBytes = 64
+    /// Strings shorter than this stay in `_json`: a listed column costs two or three bytes of `_column_only`
+    /// and a merge on every read, which a short word does not repay. Reads of a table of up to
+    /// ``SQLiteTableState/inlineColumnLimit`` columns select the columns with the row, so the merge is
+    /// cheap: 16 (rather than 64 before) also takes titles and names out of `_json` — for the benchmark
+    /// item, 47 more bytes per row, and batched inserts about 5 % faster with reads no slower (BENCHMARKS.md).
+    static let minimumBytes = 16
 
     /// The column that lists a row's column-only values.
     static let listColumn = "_column_only"
