@@ -74,7 +74,7 @@ enum SQLiteColumnOnlyStrings {
     }
 
     /// The column numbers a `_column_only` text lists.
-    static func numbers(in list: String) -> [Int]? {
+    private static func numbers(in list: String) -> [Int]? {
         var numbers: [Int] = []
         for part in list.split(separator: ",", omittingEmptySubsequences: false) {
             guard let number = Int(part), number > 0 else { return nil }
@@ -84,7 +84,7 @@ enum SQLiteColumnOnlyStrings {
     }
 
     /// The statement reading a row's column-only values by rowid, in the order of `numbers`.
-    static func valuesSQL(table quotedName: String, numbers: [Int]) -> String {
+    private static func valuesSQL(table quotedName: String, numbers: [Int]) -> String {
         "SELECT " + numbers.map { "\"c\($0)\"" }.joined(separator: ", ") + " FROM \(quotedName) WHERE rowid = ?"
     }
 
@@ -92,7 +92,7 @@ enum SQLiteColumnOnlyStrings {
     /// for as many columns as `properties`), as `(property, value)` pairs; `nil` when a column is not text.
     ///
     /// Run it while the statement that found the row is still stepping, so both see the same snapshot.
-    static func values(of rowid: Int64, properties: [String], through statement: Statement) throws
+    private static func values(of rowid: Int64, properties: [String], through statement: Statement) throws
         -> [(String, String)]?
     {
         defer { statement.reset() }
@@ -108,14 +108,49 @@ enum SQLiteColumnOnlyStrings {
         return values
     }
 
-    /// The column-only values as `(property, value)` pairs when the row's own statement selected their
-    /// columns (`indexes[i]` is where column `i` of the list is, `nil` when it was not selected); `nil` when
-    /// one was not selected or is not text (the caller reads them by rowid and reports what is wrong).
-    static func values(of statement: Statement, at indexes: [Int32?], properties: [String]) -> [(String, String)]? {
+    /// What reading a row's column-only values needs to know of its table (``SQLiteTableState``, and the
+    /// lookup connection's copy of it).
+    protocol TableColumns {
+        /// ``SQLiteTableState/quotedName``.
+        var quotedName: String { get }
+        /// ``SQLiteTableState/propertiesByNumber``.
+        var propertiesByNumber: [Int: String] { get }
+        /// ``SQLiteTableState/storedColumnIndexes``.
+        var storedColumnIndexes: [Int: Int32] { get }
+    }
+
+    /// The values `list` names for the current row of `statement` (which selects
+    /// ``SQLiteTableState/storedColumns`` of `table`), as `(property, value)` pairs: from the row's own
+    /// columns when the statement selected them, else by rowid through `database`. `nil` when the list is
+    /// not a list of the table's text columns.
+    ///
+    /// Run it while `statement` still steps, so both reads see the same snapshot.
+    static func values(
+        listed list: String, in statement: Statement, table: some TableColumns, database: Database
+    ) throws -> [(String, String)]? {
+        guard let numbers = numbers(in: list) else { return nil }
+        var properties: [String] = []
+        properties.reserveCapacity(numbers.count)
+        for number in numbers {
+            guard let property = table.propertiesByNumber[number] else { return nil }
+            properties.append(property)
+        }
+        if let inline = values(of: statement, numbers: numbers, properties: properties, at: table.storedColumnIndexes) {
+            return inline
+        }
+        let byRowid = try database.cachedStatement(valuesSQL(table: table.quotedName, numbers: numbers))
+        return try values(of: statement.integer(at: 2), properties: properties, through: byRowid)
+    }
+
+    /// The column-only values from the row's own statement, which holds column `number` at `indexes[number]`;
+    /// `nil` when one was not selected or is not text (then the rowid read answers, or reports it).
+    private static func values(
+        of statement: Statement, numbers: [Int], properties: [String], at indexes: [Int: Int32]
+    ) -> [(String, String)]? {
         var values: [(String, String)] = []
         values.reserveCapacity(properties.count)
-        for (index, property) in zip(indexes, properties) {
-            guard let index, case .text(let text) = statement.value(at: index) else { return nil }
+        for (number, property) in zip(numbers, properties) {
+            guard let index = indexes[number], case .text(let text) = statement.value(at: index) else { return nil }
             values.append((property, text))
         }
         return values

@@ -22,7 +22,7 @@ final class SQLiteLookupConnection: Sendable {
     }
 
     /// What a lookup needs to know about one table.
-    struct Table: Sendable {
+    struct Table: SQLiteColumnOnlyStrings.TableColumns, Sendable {
         /// ``SQLiteTableState/lookupSQL``.
         var lookupSQL: String
         /// ``SQLiteTableState/quotedName``.
@@ -88,24 +88,11 @@ final class SQLiteLookupConnection: Sendable {
                 guard let list = statement.text(at: 1) else { return .found(json: json, columnOnly: []) }
                 // Read while the row's statement still steps: both see the same commit. Anything unexpected
                 // (a column added since the tables were recorded) is the store's to answer.
-                guard let numbers = SQLiteColumnOnlyStrings.numbers(in: list) else { return .unavailable }
-                var properties: [String] = []
-                for number in numbers {
-                    guard let property = table.propertiesByNumber[number] else { return .unavailable }
-                    properties.append(property)
-                }
-                if let inline = SQLiteColumnOnlyStrings.values(
-                    of: statement, at: numbers.map { table.storedColumnIndexes[$0] }, properties: properties)
-                {
-                    return .found(json: json, columnOnly: inline)
-                }
-                let values = try database.cachedStatement(
-                    SQLiteColumnOnlyStrings.valuesSQL(table: table.quotedName, numbers: numbers))
                 guard
-                    let found = try SQLiteColumnOnlyStrings.values(
-                        of: statement.integer(at: 2), properties: properties, through: values)
+                    let values = try SQLiteColumnOnlyStrings.values(
+                        listed: list, in: statement, table: table, database: database)
                 else { return .unavailable }
-                return .found(json: json, columnOnly: found)
+                return .found(json: json, columnOnly: values)
             } catch {
                 return .unavailable
             }

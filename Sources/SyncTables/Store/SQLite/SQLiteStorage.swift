@@ -438,26 +438,10 @@ final class SQLiteStorage {
     /// all of it. Read while `statement` still steps, so both see the same snapshot.
     private func columnOnlyValues(_ statement: Statement, table: SQLiteTableState) throws -> [(String, String)]? {
         guard let list = statement.text(at: 1) else { return nil }
-        guard let numbers = SQLiteColumnOnlyStrings.numbers(in: list) else {
-            throw SQLiteColumnOnlyStrings.Unreadable(list: list)
-        }
-        let properties = try numbers.map { number in
-            guard let property = table.propertiesByNumber[number] else {
-                throw SQLiteColumnOnlyStrings.Unreadable(list: list)
-            }
-            return property
-        }
-        if let inline = SQLiteColumnOnlyStrings.values(
-            of: statement, at: numbers.map { table.storedColumnIndexes[$0] }, properties: properties)
-        {
-            return inline
-        }
-        let values = try database.cachedStatement(
-            SQLiteColumnOnlyStrings.valuesSQL(table: table.quotedName, numbers: numbers))
         guard
-            let found = try SQLiteColumnOnlyStrings.values(
-                of: statement.integer(at: 2), properties: properties, through: values)
+            let values = try SQLiteColumnOnlyStrings.values(
+                listed: list, in: statement, table: table, database: database)
         else { throw SQLiteColumnOnlyStrings.Unreadable(list: list) }
-        return found
+        return values
     }
 }

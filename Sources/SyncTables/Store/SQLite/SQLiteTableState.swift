@@ -1,6 +1,6 @@
 /// What `SQLiteStore` knows about one user table: its definition, its SQL name and the generated projected
 /// column of each property.
-struct SQLiteTableState: Sendable {
+struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
     /// One projected column.
     struct Column: Sendable {
         /// The generated SQL name (`c1`, `c2`, …), safe to splice into SQL.
