@@ -146,6 +146,7 @@ struct LocalSuite {
         var plainTable: SyncTable<BenchTodo>?
         var plainExecutor: (any TaskExecutor)?
         var store: (any LocalStore)?
+        var storePath: String?
         var context: SyncContext?
         var baselineRates: [Double] = []
         var layoutRates: [Double] = []
@@ -198,6 +199,7 @@ struct LocalSuite {
                 encrypted: storeKind == .encrypted)
             if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
             store = measured.store
+            storePath = directory.file("bulk-\(round).sqlite")
             context = measured.context
             if round + 1 < allRounds { try await Task.sleep(for: .seconds(1)) }
         }
@@ -266,6 +268,10 @@ struct LocalSuite {
                 note: "baseline: " + (plainTable == nil ? baselineName : "plain store lookup, same executor preference")
             ))
 
+        if raw != nil, let storePath {
+            try await mappedLookups(path: storePath, synchronous: synchronous, ids: ids, baseline: baselineLookup)
+        }
+
         try await filtered(table: table, raw: raw, plainTable: plainTable)
 
         try await context.close()
@@ -304,6 +310,27 @@ struct LocalSuite {
             }
         }
         return (seconds, store, context, table)
+    }
+
+    /// The lookups again through a second store on the same file that reads it through a memory map
+    /// (``SQLiteStore/Configuration/memoryMapBytes``, off by default).
+    private func mappedLookups(
+        path: String, synchronous: SQLiteStore.Configuration.Synchronous, ids: [String], baseline: Double
+    ) async throws {
+        let mapBytes = 1 << 30
+        let mapped = try SQLiteStore(
+            path: path, configuration: .init(synchronous: synchronous, memoryMapBytes: mapBytes))
+        let context = try await SyncContext(store: mapped)
+        let table = try await context.table(BenchTodo.self)
+        let seconds = try await timeLookups(table, ids: ids)
+        try await context.close()
+        reporter.report(
+            BenchResult(
+                suite: suite, name: "lookup(id:) + decode, awaited, store opened with memoryMapBytes = 1 GiB",
+                unit: "lookups/s", value: Double(ids.count) / seconds, baseline: Double(ids.count) / baseline,
+                count: ids.count, seconds: seconds, target: ">= 50000/s",
+                note: "a second SQLiteStore on the same file, fresh connections, same ids; baseline: raw SELECT "
+                    + "json WHERE id = ? (no memory map)"))
     }
 
     private func timeLookups(_ table: SyncTable<BenchTodo>, ids: [String]) async throws -> Double {

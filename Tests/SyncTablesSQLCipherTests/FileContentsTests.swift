@@ -33,6 +33,39 @@
             _ = directory
         }
 
+        @Test func aMemoryMapSettingIsIgnoredAndTheFileStaysEncrypted() async throws {
+            let directory = try TemporaryDirectory()
+            let path = directory.newDatabasePath()
+            let configuration = SQLiteStore.Configuration(memoryMapBytes: 64 << 20)
+            let writer = try EncryptedSQLiteStore(path: path, rawKey: Fixtures.rawKey, configuration: configuration)
+            try await writer.defineTable(TableDefinition(name: "TodoItem"))
+            let rows = Fixtures.items(count: 500, marker: Self.marker)
+            try await writer.write { try $0.upsert(table: "TodoItem", items: rows) }
+            try await writer.close()
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(bytes.range(of: Data(Self.marker.utf8)) == nil)
+
+            // Reopened with the setting, the rows come back decrypted, and (where the process's maps can be
+            // read) the file was never mapped: SQLCipher decrypts each page it reads instead.
+            let store = try EncryptedSQLiteStore(path: path, rawKey: Fixtures.rawKey, configuration: configuration)
+            for row in rows.prefix(50) {
+                guard case .string(let id)? = row["id"] else { continue }
+                #expect(try await store.lookup(table: "TodoItem", id: id) == row)
+            }
+            #expect(try await store.count(StoreQuery(table: "TodoItem")) == 500)
+            #if os(Linux)
+                let canonicalPath = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                // Read to the end with a handle: `String(contentsOfFile:)` stops early on this zero-size file.
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
+                defer { try? handle.close() }
+                let maps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+                #expect(maps.contains("[stack]"), "the whole list was read")
+                #expect(!maps.split(separator: "\n").contains { $0.hasSuffix(" " + canonicalPath) })
+            #endif
+            try await store.close()
+            _ = directory
+        }
+
         @Test func theSqlcipherToolReadsTheRowsWithTheDocumentedPassphrasePragmas() async throws {
             let (directory, path) = try await makeFile(key: .passphrase(Fixtures.passphrase))
             // Exactly the statements the README's "Encrypted store" section tells a user to type.

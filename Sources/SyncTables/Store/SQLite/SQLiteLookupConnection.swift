@@ -51,12 +51,14 @@ final class SQLiteLookupConnection: Sendable {
     private let state: LockedState<State>
 
     /// Opens the connection, or returns `nil` when there is no file to share (an in-memory database).
-    init?(path: String, busyTimeoutMilliseconds: Int32, prepare: (Database) throws -> Void) throws {
+    init?(path: String, busyTimeoutMilliseconds: Int32, memoryMapBytes: Int, prepare: (Database) throws -> Void) throws
+    {
         guard
             let database = try SQLiteSideConnection.open(
                 path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, prepare: prepare)
         else { return nil }
         try database.execute("PRAGMA query_only = 1")
+        try database.execute("PRAGMA mmap_size = \(max(0, memoryMapBytes))")
         state = LockedState(State(database: database))
     }
 

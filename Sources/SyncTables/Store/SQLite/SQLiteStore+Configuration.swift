@@ -25,14 +25,29 @@ extension SQLiteStore {
         /// transaction does not spill half-written pages to the log and read them back (SQLite's own
         /// default is 2 MiB). The cache fills only as pages are used.
         public var cacheSizeKiB: Int
+        /// How many bytes of the database file SQLite may read through a memory map instead of `read` calls
+        /// (`PRAGMA mmap_size`), on the store's connection and on the one that serves
+        /// ``SQLiteStore/lookup(table:id:)``; `0`, the default, reads every page with `pread`. A negative
+        /// value counts as `0`; SQLite caps large ones at its compile-time maximum (2 GiB by default).
+        ///
+        /// Mapping saves a system call and a copy for each page that is not in the page cache, which is most
+        /// of the cost of looking up random rows of a large table (see `BENCHMARKS.md`). It is off by
+        /// default for what it gives up: an I/O error while reading a mapped page, or another process
+        /// cutting the file short, stops the process with `SIGBUS` instead of failing with a ``StoreError``;
+        /// and on Apple platforms a file under complete data protection cannot be read through the map while
+        /// the device is locked. An encrypted store accepts the setting and ignores it: SQLCipher never maps
+        /// encrypted pages.
+        public var memoryMapBytes: Int
 
         /// Creates a configuration.
         public init(
-            busyTimeoutMilliseconds: Int32 = 5_000, synchronous: Synchronous = .normal, cacheSizeKiB: Int = 16_384
+            busyTimeoutMilliseconds: Int32 = 5_000, synchronous: Synchronous = .normal, cacheSizeKiB: Int = 16_384,
+            memoryMapBytes: Int = 0
         ) {
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.synchronous = synchronous
             self.cacheSizeKiB = cacheSizeKiB
+            self.memoryMapBytes = memoryMapBytes
         }
     }
 }

@@ -56,7 +56,8 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         // Only a shortcut: without it every lookup runs on the store's own connection.
         self.lookupConnection =
             try? SQLiteLookupConnection(
-                path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, prepare: prepareConnection)
+                path: path, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
+                memoryMapBytes: configuration.memoryMapBytes, prepare: prepareConnection)
         lookupConnection?.setTables(Self.lookupTables(storage.catalog), revision: storage.catalog.revision)
         // Also only a shortcut: without it SQLite checkpoints inside commits, as it does by default.
         self.checkpointer =
@@ -199,6 +200,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
             if path != ":memory:" { try database.execute("PRAGMA journal_mode = WAL") }
             try database.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
             try database.execute("PRAGMA cache_size = -\(max(0, configuration.cacheSizeKiB))")
+            try database.execute("PRAGMA mmap_size = \(max(0, configuration.memoryMapBytes))")
             // Statement and savepoint journals in memory: every insert inside a transaction keeps one, and
             // on disk SQLCipher encrypted each journaled page (ten page encryptions per batched item).
             try database.execute("PRAGMA temp_store = MEMORY")
