@@ -135,12 +135,11 @@ struct LocalSuite {
     private func bulk(directory: TemporaryDirectory, synchronous: SQLiteStore.Configuration.Synchronous) async throws {
         let todos = (0..<sizes.rows).map { BenchTodo.make($0) }
 
-        // Batched inserts in rounds, each into fresh files: the baselines first, each alone (a store's
-        // background checkpoint of its last batches would otherwise run beside whatever is measured next),
-        // a pause so the baseline store's (when it is one) has finished too, then the store measured. The
-        // figures are the medians over the rounds after the warm-up ones, which both sides run alike (the
-        // process's first large allocations and first-touched pages land there); the last round's stores
-        // serve the lookups and queries.
+        // Batched inserts in rounds, each into fresh files: the baseline and the store measured each alone,
+        // with a pause between them so that a store's background checkpoint of its last batches has finished
+        // before the other side starts. The figures are the medians over the rounds after the warm-up ones,
+        // which both sides run alike (the process's first large allocations and first-touched pages land
+        // there); the last round's stores serve the lookups and queries.
         var raw: RawSQLite?
         var plainContext: SyncContext?
         var plainTable: SyncTable<BenchTodo>?
@@ -165,6 +164,18 @@ struct LocalSuite {
                 for name in ["bulk-plain", "raw-bulk", "raw-layout", "bulk"] {
                     directory.removeDatabase(directory.file("\(name)-\(round - 1).sqlite"))
                 }
+            }
+            // The side that goes first alternates from round to round, so neither always runs beside the
+            // kernel's write-back of the other's files.
+            let baselineFirst = round.isMultiple(of: 2)
+            if !baselineFirst {
+                let measured = try await filledStore(
+                    todos, path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
+                    encrypted: storeKind == .encrypted)
+                if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
+                (store, context) = (measured.store, measured.context)
+                storePath = directory.file("bulk-\(round).sqlite")
+                try await Task.sleep(for: .seconds(1))
             }
             if storeKind == .encrypted {
                 // The plain store on the same engine.
@@ -192,22 +203,23 @@ struct LocalSuite {
                 if round >= warmups { layoutRates.append(Double(todos.count) / layoutSeconds) }
                 try layout.close()
             }
-            try await Task.sleep(for: .seconds(1))
-
-            let measured = try await filledStore(
-                todos, path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
-                encrypted: storeKind == .encrypted)
-            if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
-            store = measured.store
-            storePath = directory.file("bulk-\(round).sqlite")
-            context = measured.context
+            if baselineFirst {
+                try await Task.sleep(for: .seconds(1))
+                let measured = try await filledStore(
+                    todos, path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
+                    encrypted: storeKind == .encrypted)
+                if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
+                (store, context) = (measured.store, measured.context)
+                storePath = directory.file("bulk-\(round).sqlite")
+            }
             if round + 1 < allRounds { try await Task.sleep(for: .seconds(1)) }
         }
         guard let store, let context else { return }
         let table = try await context.table(BenchTodo.self)
         let ratios = zip(rates, baselineRates).map { $0 / $1 }
         let roundsNote =
-            "median of \(rates.count) rounds after \(warmups) warm-up (fresh files, baseline first and alone); "
+            "median of \(rates.count) rounds after \(warmups) warm-up (fresh files, each side alone, the side that "
+            + "goes first alternating); "
             + "per-round ratios "
             + ratios.map { String(format: "%.2f", $0) }.joined(separator: ", ") + " (store "
             + rates.map { BenchResult.format($0) }.joined(separator: ", ") + "; baseline "
