@@ -30,8 +30,8 @@ extension SQLiteStore {
         /// ``SQLiteStore/lookup(table:id:)``; `0`, the default, reads every page with `pread`. A negative
         /// value counts as `0`; SQLite caps large ones at its compile-time maximum (2 GiB by default).
         ///
-        /// Mapping saves a system call and a copy for each page that is not in the page cache, which is most
-        /// of the cost of looking up random rows of a large table (see `BENCHMARKS.md`). It is off by
+        /// Mapping saves a system call and a copy for each page that is not in the page cache: lookups of
+        /// random rows of a 100k-row table ran about a tenth faster (see `BENCHMARKS.md`). It is off by
         /// default for what it gives up: an I/O error while reading a mapped page, or another process
         /// cutting the file short, stops the process with `SIGBUS` instead of failing with a ``StoreError``;
         /// and on Apple platforms a file under complete data protection cannot be read through the map while
