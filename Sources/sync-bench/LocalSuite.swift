@@ -168,13 +168,15 @@ struct LocalSuite {
             // The side that goes first alternates from round to round, so neither always runs beside the
             // kernel's write-back of the other's files.
             let baselineFirst = round.isMultiple(of: 2)
-            if !baselineFirst {
+            func measureStore() async throws {
+                let path = directory.file("bulk-\(round).sqlite")
                 let measured = try await filledStore(
-                    todos, path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
-                    encrypted: storeKind == .encrypted)
+                    todos, path: path, synchronous: synchronous, encrypted: storeKind == .encrypted)
                 if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
-                (store, context) = (measured.store, measured.context)
-                storePath = directory.file("bulk-\(round).sqlite")
+                (store, context, storePath) = (measured.store, measured.context, path)
+            }
+            if !baselineFirst {
+                try await measureStore()
                 try await Task.sleep(for: .seconds(1))
             }
             if storeKind == .encrypted {
@@ -205,12 +207,7 @@ struct LocalSuite {
             }
             if baselineFirst {
                 try await Task.sleep(for: .seconds(1))
-                let measured = try await filledStore(
-                    todos, path: directory.file("bulk-\(round).sqlite"), synchronous: synchronous,
-                    encrypted: storeKind == .encrypted)
-                if round >= warmups { rates.append(Double(todos.count) / measured.seconds) }
-                (store, context) = (measured.store, measured.context)
-                storePath = directory.file("bulk-\(round).sqlite")
+                try await measureStore()
             }
             if round + 1 < allRounds { try await Task.sleep(for: .seconds(1)) }
         }
@@ -250,7 +247,7 @@ struct LocalSuite {
         let baselineSide: (ArraySlice<String>) async throws -> Void
         var baselinePreferredSide: (ArraySlice<String>) async throws -> Void
         if let raw {
-            baselineSide = { slice in for id in slice where try raw.lookup(id) == nil { throw BenchError.missing(id) } }
+            baselineSide = { slice in try Self.lookUp(slice, in: raw) }
             baselinePreferredSide = baselineSide
         } else if let plainTable {
             baselineSide = { slice in try await Self.lookUp(slice, in: plainTable) }
@@ -342,7 +339,7 @@ struct LocalSuite {
         let table = try await context.table(BenchTodo.self)
         let (seconds, baseline) = try await Self.interleaved(
             ids, { slice in try await Self.lookUp(slice, in: table) },
-            { slice in for id in slice where try raw.lookup(id) == nil { throw BenchError.missing(id) } })
+            { slice in try Self.lookUp(slice, in: raw) })
         try await context.close()
         reporter.report(
             BenchResult(
@@ -374,6 +371,11 @@ struct LocalSuite {
             }
         }
         return seconds
+    }
+
+    /// Looks every id up with raw SQL; an id that is not found is an error.
+    static func lookUp(_ ids: ArraySlice<String>, in raw: RawSQLite) throws {
+        for id in ids where try raw.lookup(id) == nil { throw BenchError.missing(id) }
     }
 
     /// Looks every id up in `table`; an id that is not found is an error.
