@@ -60,6 +60,15 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"]), .brew(["sqlcipher"])]
         ),
+        // SQLCipher 3.4's page crypto through OpenSSL contexts keyed once per key (SQLCipher build, Linux).
+        .target(
+            name: "CSQLCipherProvider",
+            cSettings: [.define("SYNCTABLES_SQLCIPHER", .when(traits: ["SQLCipher"]))],
+            linkerSettings: [
+                .linkedLibrary("sqlcipher", .when(platforms: [.linux], traits: ["SQLCipher"])),
+                .linkedLibrary("crypto", .when(platforms: [.linux], traits: ["SQLCipher"])),
+            ]
+        ),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -80,7 +89,10 @@ let package = Package(
         ),
         .target(
             name: "SyncTablesSQLCipher",
-            dependencies: ["SyncTables", "SyncTablesSQLite"] + sqliteEngine
+            dependencies: [
+                "SyncTables", "SyncTablesSQLite",
+                .target(name: "CSQLCipherProvider", condition: .when(traits: ["SQLCipher"])),
+            ] + sqliteEngine
         ),
         .target(name: "SyncTablesStoreConformance", dependencies: ["SyncTables"]),
         .target(
@@ -164,8 +176,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTablesSQLCipherTests",
-            dependencies: ["SyncTablesSQLCipher", "SyncTables", "SyncTablesStoreConformance", "SyncTablesServer"]
-                + subprocess
+            dependencies: [
+                "SyncTablesSQLCipher", "SyncTables", "SyncTablesStoreConformance", "SyncTablesServer",
+                "SyncTablesSQLite",
+            ] + subprocess
         ),
         .testTarget(
             name: "SynctablesCLITests",
