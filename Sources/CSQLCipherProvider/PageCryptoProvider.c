@@ -63,7 +63,7 @@ extern int sqlcipher_register_provider(provider_table *provider);
 extern provider_table *sqlcipher_get_provider(void);
 extern void sqlcipher_activate(void);
 
-enum { cipher_decrypt = 0, cipher_encrypt = 1, longest_key = 64, sha1_size = 20 };
+enum { cipher_decrypt = 0, cipher_encrypt = 1, longest_key = 64, sha1_size = 20, random_pool_size = 4080 };
 
 /// A key a context was set up with; `size` 0 means none yet.
 typedef struct {
@@ -81,9 +81,17 @@ typedef struct {
     remembered_key encryption_key;
     remembered_key decryption_key;
     remembered_key hmac_key;
+    /// Random bytes drawn from `RAND_bytes` in one call and handed out as each page's IV and filler (85
+    /// pages' worth), so a page costs no call of its own. The last `random_left` bytes are unused.
+    unsigned char random_pool[random_pool_size];
+    int random_left;
+    /// The `fork_generation` the pool was drawn in: a child process never reuses its parent's bytes.
+    unsigned long random_generation;
 } page_crypto;
 
 static EVP_MAC *hmac_algorithm;
+/// Raised in the child after every `fork`, so each context draws a new pool there.
+static unsigned long fork_generation = 1;
 static int is_installed;
 static pthread_once_t installation = PTHREAD_ONCE_INIT;
 
@@ -139,9 +147,27 @@ static int add_random(void *context, void *buffer, int length) {
     return SQLITE_OK;
 }
 
+static void forked(void) {
+    __atomic_add_fetch(&fork_generation, 1, __ATOMIC_RELEASE);
+}
+
 static int random_bytes(void *context, void *buffer, int length) {
-    (void)context;
-    return RAND_bytes(buffer, length) == 1 ? SQLITE_OK : SQLITE_ERROR;
+    page_crypto *crypto = context;
+    if (length <= 0) return SQLITE_OK;
+    if (length > random_pool_size) return RAND_bytes(buffer, length) == 1 ? SQLITE_OK : SQLITE_ERROR;
+    unsigned long generation = __atomic_load_n(&fork_generation, __ATOMIC_ACQUIRE);
+    if (crypto->random_generation != generation || crypto->random_left < length) {
+        crypto->random_left = 0;
+        if (RAND_bytes(crypto->random_pool, random_pool_size) != 1) return SQLITE_ERROR;
+        crypto->random_left = random_pool_size;
+        crypto->random_generation = generation;
+    }
+    unsigned char *bytes = crypto->random_pool + (random_pool_size - crypto->random_left);
+    memcpy(buffer, bytes, (size_t)length);
+    // Handed out once: wiped from the pool as it leaves.
+    OPENSSL_cleanse(bytes, (size_t)length);
+    crypto->random_left -= length;
+    return SQLITE_OK;
 }
 
 static int page_hmac(void *context, unsigned char *key, int key_size, unsigned char *in, int in_size,
@@ -244,8 +270,11 @@ static int hmac_size(void *context) {
 
 static int copy_context(void *target, void *source) {
     page_crypto *copy = target;
-    // The copy keys its own OpenSSL contexts on first use; only the choice of cipher carries over.
+    // The copy keys its own OpenSSL contexts and draws its own random bytes on first use; only the choice
+    // of cipher carries over.
     forget_keys(copy);
+    OPENSSL_cleanse(copy->random_pool, sizeof copy->random_pool);
+    copy->random_left = 0;
     copy->cipher = ((page_crypto *)source)->cipher;
     return SQLITE_OK;
 }
@@ -332,6 +361,10 @@ static void install(void) {
     };
     // SQLCipher frees its registered provider when its last keyed connection closes and then installs its
     // own again; one activation that is never undone keeps this one registered for the process.
+    if (pthread_atfork(NULL, NULL, forked) != 0) {
+        sqlcipher_free(table, (int)sizeof(provider_table));
+        return;
+    }
     sqlcipher_activate();
     sqlcipher_register_provider(table);
     is_installed = 1;

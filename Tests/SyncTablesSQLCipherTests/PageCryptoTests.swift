@@ -109,6 +109,22 @@
             try await restored.close()
         }
 
+        @Test func everyPageOfAFileHasAnIVOfItsOwn() async throws {
+            let directory = try TemporaryDirectory()
+            let path = directory.newDatabasePath()
+            try await Fixtures.makeEncryptedFile(path: path, key: .passphrase(Fixtures.passphrase), count: 2_000)
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            let pageSize = CipherSettings.pageSize
+            #expect(bytes.count % pageSize == 0)
+            // SQLCipher 3.4 with HMAC reserves 48 bytes at the end of each page, the 16-byte IV first.
+            let ivs = stride(from: 0, to: bytes.count, by: pageSize).map { start in
+                Array(bytes[(start + pageSize - 48)..<(start + pageSize - 32)])
+            }
+            #expect(ivs.count > 8)
+            #expect(Set(ivs).count == ivs.count, "an IV was used for two pages")
+            #expect(!ivs.contains(Array(repeating: 0, count: 16)))
+        }
+
         private func flipByte(at offset: UInt64, in path: String) throws {
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
             defer { try? handle.close() }

@@ -5,7 +5,8 @@
 /// SQLCipher 3.4's OpenSSL provider builds and frees an HMAC context and a cipher context for every page
 /// it encrypts or decrypts (on OpenSSL 3 each also looks the algorithm up again). This provider computes
 /// exactly the same bytes (AES in the chosen mode, HMAC-SHA1, PBKDF2-HMAC-SHA1, IVs from `RAND_bytes`)
-/// through contexts keyed once per key, so the files stay readable by any SQLCipher 3.4.
+/// through contexts keyed once per key, and draws each connection's IVs from `RAND_bytes` 4 KiB at a time
+/// (a new draw in a forked child), so the files stay readable by any SQLCipher 3.4.
 ///
 /// Installed only on the SQLCipher 3.4 series (the provider table's layout is that series'), on Linux with
 /// OpenSSL 3; anywhere else it does nothing and SQLCipher keeps its own provider. Connections keyed before
