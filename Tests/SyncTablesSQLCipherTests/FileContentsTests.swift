@@ -121,14 +121,8 @@
         @Test func aFileTheSqlcipherToolCreatedWithTheDocumentedPragmasOpensInTheStore() async throws {
             let directory = try TemporaryDirectory()
             let path = directory.newDatabasePath()
-            let script = """
-                PRAGMA key = '\(Fixtures.passphrase)';
-                PRAGMA cipher_page_size = 4096;
-                CREATE TABLE made_by_cli(x);
-                INSERT INTO made_by_cli VALUES (1), (2), (3);
-
-                """
-            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool.sqlcipher(
+                on: path, after: "CREATE TABLE made_by_cli(x);\nINSERT INTO made_by_cli VALUES (1), (2), (3);")
             #expect(output.status == 0, "\(output.standardError)")
 
             let store = try EncryptedSQLiteStore(path: path, key: Fixtures.passphrase)

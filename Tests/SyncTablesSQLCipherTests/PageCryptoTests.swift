@@ -47,13 +47,7 @@
         @Test func pagesTheSqlcipherToolWroteReadBackWithEveryHMACChecked() async throws {
             let directory = try TemporaryDirectory()
             let path = directory.newDatabasePath()
-            let script = """
-                PRAGMA key = '\(Fixtures.passphrase)';
-                PRAGMA cipher_page_size = 4096;
-                \(Self.fillRows)
-
-                """
-            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool.sqlcipher(on: path, after: Self.fillRows)
             #expect(output.status == 0, "\(output.standardError)")
 
             let database = try openKeyed(path)
@@ -73,14 +67,8 @@
             }
             try database.close()
 
-            let script = """
-                PRAGMA key = '\(Fixtures.passphrase)';
-                PRAGMA cipher_page_size = 4096;
-                PRAGMA integrity_check;
-                \(Self.summary);
-
-                """
-            let output = try await CommandLineTool(named: "sqlcipher").run([path], input: script)
+            let output = try await CommandLineTool.sqlcipher(
+                on: path, after: "PRAGMA integrity_check;\n\(Self.summary);")
             #expect(output.status == 0, "\(output.standardError)")
             #expect(output.standardOutput == "ok\n\(Self.expectedSummary)\n", "\(output.standardError)")
         }

@@ -23,6 +23,18 @@
             url = URL(fileURLWithPath: path)
         }
 
+        /// Runs the `sqlcipher` tool on the file at `path`: the README's two statements for the fixtures'
+        /// passphrase (key, page size), then `statements`.
+        static func sqlcipher(on path: String, after statements: String) async throws -> Output {
+            let script = """
+                PRAGMA key = '\(Fixtures.passphrase)';
+                PRAGMA cipher_page_size = 4096;
+                \(statements)
+
+                """
+            return try await CommandLineTool(named: "sqlcipher").run([path], input: script)
+        }
+
         func run(_ arguments: [String], input: String) async throws -> Output {
             let result = try await Subprocess.run(
                 .path(FilePath(url.path)), arguments: Arguments(arguments), input: .string(input),
