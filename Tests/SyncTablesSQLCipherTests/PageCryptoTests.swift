@@ -30,7 +30,7 @@
             return database
         }
 
-        @Test func theProviderServesEveryKeyedConnectionOnSQLCipher34() throws {
+        @Test func theProviderServesEveryKeyedConnectionOnLinuxWithSQLCipher34() throws {
             let directory = try TemporaryDirectory()
             let path = directory.newDatabasePath()
             let database = try openKeyed(path)
@@ -39,7 +39,12 @@
                 Issue.record("PRAGMA cipher_version gave no text")
                 return
             }
-            #expect(PageCrypto.isRegistered == version.hasPrefix("3.4."), "SQLCipher \(version)")
+            #if os(Linux)
+                let expected = version.hasPrefix("3.4.")
+            #else
+                let expected = false  // built only on Linux
+            #endif
+            #expect(PageCrypto.isRegistered == expected, "SQLCipher \(version)")
             #expect(PageCrypto.isInstalled == PageCrypto.isRegistered)
             #expect(try database.scalar("PRAGMA cipher") == .text("AES-256-CBC"))
         }
