@@ -110,17 +110,25 @@ static void forget(remembered_key *remembered) {
     OPENSSL_cleanse(remembered, sizeof *remembered);
 }
 
+/// Drops one keyed cipher context and its key: the next page keys a new one.
+static void drop_cipher(EVP_CIPHER_CTX **slot, remembered_key *remembered) {
+    EVP_CIPHER_CTX_free(*slot);
+    *slot = NULL;
+    forget(remembered);
+}
+
+/// Drops the keyed HMAC context and its key: the next page keys a new one.
+static void drop_hmac(page_crypto *crypto) {
+    EVP_MAC_CTX_free(crypto->hmac);
+    crypto->hmac = NULL;
+    forget(&crypto->hmac_key);
+}
+
 /// Drops every keyed context: the next page keys them again.
 static void forget_keys(page_crypto *crypto) {
-    EVP_CIPHER_CTX_free(crypto->encryption);
-    EVP_CIPHER_CTX_free(crypto->decryption);
-    EVP_MAC_CTX_free(crypto->hmac);
-    crypto->encryption = NULL;
-    crypto->decryption = NULL;
-    crypto->hmac = NULL;
-    forget(&crypto->encryption_key);
-    forget(&crypto->decryption_key);
-    forget(&crypto->hmac_key);
+    drop_cipher(&crypto->encryption, &crypto->encryption_key);
+    drop_cipher(&crypto->decryption, &crypto->decryption_key);
+    drop_hmac(crypto);
 }
 
 // MARK: Provider entries
@@ -179,8 +187,7 @@ static int page_hmac(void *context, unsigned char *key, int key_size, unsigned c
         // A NULL key restarts the MAC with the key it holds, skipping the key's two digest blocks.
         ready = EVP_MAC_init(crypto->hmac, NULL, 0, NULL) == 1;
     } else {
-        EVP_MAC_CTX_free(crypto->hmac);
-        forget(&crypto->hmac_key);
+        drop_hmac(crypto);
         crypto->hmac = EVP_MAC_CTX_new(hmac_algorithm);
         OSSL_PARAM parameters[] = {
             OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, "SHA1", 0),
@@ -193,9 +200,7 @@ static int page_hmac(void *context, unsigned char *key, int key_size, unsigned c
     if (!ready || EVP_MAC_update(crypto->hmac, in, (size_t)in_size) != 1
         || (in2 != NULL && EVP_MAC_update(crypto->hmac, in2, (size_t)in2_size) != 1)
         || EVP_MAC_final(crypto->hmac, out, &written, sha1_size) != 1 || written != sha1_size) {
-        EVP_MAC_CTX_free(crypto->hmac);
-        crypto->hmac = NULL;
-        forget(&crypto->hmac_key);
+        drop_hmac(crypto);
         return SQLITE_ERROR;
     }
     return SQLITE_OK;
@@ -218,8 +223,7 @@ static int page_cipher(void *context, int mode, unsigned char *key, int key_size
     int ready = *slot != NULL && is_remembered(remembered, key, key_size);
     if (!ready) {
         // The key schedule is computed once per key; each page then only sets its own IV.
-        EVP_CIPHER_CTX_free(*slot);
-        forget(remembered);
+        drop_cipher(slot, remembered);
         *slot = EVP_CIPHER_CTX_new();
         ready = *slot != NULL && remember(remembered, key, key_size)
                 && EVP_CipherInit_ex2(*slot, crypto->cipher, key, NULL, encrypting, NULL) == 1
@@ -230,9 +234,7 @@ static int page_cipher(void *context, int mode, unsigned char *key, int key_size
     if (!ready || EVP_CipherInit_ex2(*slot, NULL, NULL, iv, encrypting, NULL) != 1
         || EVP_CipherUpdate(*slot, out, &written, in, in_size) != 1
         || EVP_CipherFinal_ex(*slot, out + written, &finished) != 1 || written + finished != in_size) {
-        EVP_CIPHER_CTX_free(*slot);
-        *slot = NULL;
-        forget(remembered);
+        drop_cipher(slot, remembered);
         return SQLITE_ERROR;
     }
     return SQLITE_OK;

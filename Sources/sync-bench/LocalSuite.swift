@@ -267,7 +267,7 @@ struct LocalSuite {
         // the other, the encrypted ÷ plain lookup ratio of one build ranged 0.57–1.18 over three runs.
         let storeExecutor = store.preferredTaskExecutor
         let baselineSide: (ArraySlice<String>) async throws -> Void
-        var baselinePreferredSide: (ArraySlice<String>) async throws -> Void
+        let baselinePreferredSide: (ArraySlice<String>) async throws -> Void
         if let raw {
             baselineSide = { slice in try Self.lookUp(slice, in: raw) }
             baselinePreferredSide = baselineSide
