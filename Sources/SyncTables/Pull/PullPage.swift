@@ -31,7 +31,7 @@ struct PullPage: Sendable {
         for (id, record) in valid {
             if pending.contains(id) {
                 result.skippedPending += 1
-            } else if record["deleted"] == .bool(true) {
+            } else if record.isTombstone {
                 deletes.append(id)
             } else {
                 upserts.append(record)

@@ -174,7 +174,12 @@ extension SyncContext {
                 let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
                 if stored.version == operation.version {
                     try queue.remove([stored], in: transaction)
-                    if stored.kind != .delete, let serverRow {
+                    guard stored.kind != .delete, let serverRow else { return }
+                    if serverRow.isTombstone {
+                        // Our write landed, and the item was deleted on the server since (a retried write
+                        // answered with an equal but deleted item): the deletion wins, never a live row.
+                        try transaction.delete(table: table, ids: [operation.itemId])
+                    } else {
                         try transaction.upsert(table: table, items: [serverRow])
                     }
                     return
@@ -262,7 +267,7 @@ extension SyncContext {
             return .unresolved
         case .serverWins:
             guard let serverItem = error.serverItem else { return .unresolved }
-            return error.kind == .delete && serverItem["deleted"] == .bool(true)
+            return error.kind == .delete && serverItem.isTombstone
                 ? .cancelAndDiscardItem : .cancelAndUpdateItem(serverItem)
         case .clientWins:
             guard let serverItem = error.serverItem, var item = error.clientItem else { return .unresolved }

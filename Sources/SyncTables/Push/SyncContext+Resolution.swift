@@ -39,7 +39,7 @@ extension SyncContext {
                         throw SyncError.invalidQuery("the resolving item's id must be '\(itemId)'")
                     }
                     try queue.remove([operation], in: transaction)
-                    if item["deleted"] == .bool(true) {
+                    if item.isTombstone {
                         try transaction.delete(table: table, ids: [itemId])
                     } else {
                         try transaction.upsert(table: table, items: [item])
