@@ -115,6 +115,8 @@ struct LocalWriteTransaction {
             )
         case .keepExisting:
             state.operation?.version += 1
+            // New data deserves a new try: a dead-lettered operation goes back to the queue.
+            if state.operation?.state == .dead { state.operation?.state = .pending }
         case .removeExisting:
             state.operation = nil
         case .convertToDelete:

@@ -7,11 +7,25 @@ public struct PullOptions: Sendable, Hashable {
     public var pushOtherTables: Bool
     /// Extra query parameters passed to the server untouched; names may not start with `$` or `__`.
     public var parameters: [String: String]
+    /// Whether the pull goes on when its implicit push fails or leaves errors (`false`, the default, as in
+    /// every Azure client: the pull throws the push's ``PushFailure`` and sends no pull request).
+    ///
+    /// Records of items that still have an operation queued are skipped either way, so going on never
+    /// overwrites a local change.
+    public var continuesAfterFailedPush: Bool
+    /// Whether the pull pushes first when the table has pending operations; the engine pushes on its own.
+    var pushesFirst = true
 
     /// Creates pull options.
-    public init(pageSize: Int = 50, pushOtherTables: Bool = true, parameters: [String: String] = [:]) {
+    public init(
+        pageSize: Int = 50,
+        pushOtherTables: Bool = true,
+        parameters: [String: String] = [:],
+        continuesAfterFailedPush: Bool = false
+    ) {
         self.pageSize = pageSize
         self.pushOtherTables = pushOtherTables
         self.parameters = parameters
+        self.continuesAfterFailedPush = continuesAfterFailedPush
     }
 }

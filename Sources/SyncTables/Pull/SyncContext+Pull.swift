@@ -24,9 +24,13 @@ extension SyncContext {
         let plan = try PullPlan(table: table, query: query, queryId: queryId, options: options)
         let client = try requireClient()
         return try await withSyncAction {
-            if try await queue.count(tables: [table]) > 0 {
-                // A failed implicit push fails the pull before any pull request is sent.
-                _ = try await pushQueue(tables: options.pushOtherTables ? nil : [table])
+            if options.pushesFirst, try await queue.count(tables: [table]) > 0 {
+                // A failed implicit push fails the pull before any pull request is sent, unless asked to go on.
+                do {
+                    _ = try await pushQueue(tables: options.pushOtherTables ? nil : [table])
+                } catch let failure as PushFailure
+                    where options.continuesAfterFailedPush && failure.status != .cancelled
+                {}
             }
             eventBroadcaster.publish(.pullStarted(table: table, queryId: queryId))
             let summary: PullSummary

@@ -18,12 +18,20 @@ public struct PushFailure: Error, Sendable, CustomStringConvertible {
     public var errors: [TableOperationError]
     /// The cause of an abort (network, store or handler error), when there was one.
     public var reason: String?
+    /// What the push did get done before it ended: operations confirmed and conflicts resolved.
+    public var summary: PushSummary
 
     /// Creates a push failure.
-    public init(status: PushStatus, errors: [TableOperationError], reason: String? = nil) {
+    public init(
+        status: PushStatus,
+        errors: [TableOperationError],
+        reason: String? = nil,
+        summary: PushSummary = PushSummary()
+    ) {
         self.status = status
         self.errors = errors
         self.reason = reason
+        self.summary = summary
     }
 
     /// A one-line summary for logs.

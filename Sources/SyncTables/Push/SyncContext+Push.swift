@@ -22,8 +22,11 @@ extension SyncContext {
         }
     }
 
-    /// The push itself, for callers already holding the sync action (pull's implicit push).
-    func pushQueue(tables: Set<String>?) async throws -> PushSummary {
+    /// The push itself, for callers already holding the sync action (pull's implicit push, the engine).
+    ///
+    /// Dead operations are never sent. With a `delivery` policy (the engine's) operations waiting out a
+    /// backoff are not sent either, and each failure is scheduled or dead-lettered as it is recorded.
+    func pushQueue(tables: Set<String>?, delivery: DeliveryPolicy? = nil) async throws -> PushSummary {
         let client = try requireClient()
         let sender = OperationSender(client: client)
         let pushId = ItemID.generate()
@@ -42,9 +45,15 @@ extension SyncContext {
             let claim: OperationQueue.Claim?
             do {
                 let inFlightItems = self.inFlightItems
-                claim = try await queue.claimNext(after: lastSequence, tables: tables) { operation in
-                    inFlightItems.insert(table: operation.table, itemId: operation.itemId)
-                }
+                claim = try await queue.claimNext(
+                    after: lastSequence, tables: tables,
+                    skips: { operation, transaction in
+                        guard let delivery else { return operation.state == .dead }
+                        return try delivery.skips(operation, in: transaction)
+                    },
+                    markInFlight: { operation in
+                        inFlightItems.insert(table: operation.table, itemId: operation.itemId)
+                    })
             } catch {
                 endFlight()  // the claim rolled back, whatever it had marked
                 (status, reason) = (.abortedStore, String(describing: error))
@@ -54,7 +63,8 @@ extension SyncContext {
             let operation = claim.operation
             lastSequence = operation.sequence
 
-            let step = await push(claim, pushId: pushId, sender: sender, mayRetry: !retried.contains(operation.id))
+            let step = await push(
+                claim, pushId: pushId, sender: sender, mayRetry: !retried.contains(operation.id), delivery: delivery)
             endFlight(table: operation.table, itemId: operation.itemId)
 
             switch step {
@@ -80,7 +90,7 @@ extension SyncContext {
         await pushHandler?.pushCompleted(status: status, errors: errors)
         eventBroadcaster.publish(.pushFinished(status: status, pushed: summary.pushedOperations, failed: errors.count))
         guard status == .complete, errors.isEmpty else {
-            throw PushFailure(status: status, errors: errors, reason: reason)
+            throw PushFailure(status: status, errors: errors, reason: reason, summary: summary)
         }
         return summary
     }
@@ -90,14 +100,16 @@ extension SyncContext {
         _ claim: OperationQueue.Claim,
         pushId: String,
         sender: OperationSender,
-        mayRetry: Bool
+        mayRetry: Bool,
+        delivery: DeliveryPolicy?
     ) async -> PushStep {
         let operation = claim.operation
         guard let item = claim.item else {
             // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
             return await recordOrAbort(
                 operation, pushId: pushId, item: JSONObject(["id": .string(operation.itemId)]), status: nil,
-                message: "the local row of this \(operation.kind) is missing")
+                message: "the local row of this \(operation.kind) is missing", delivery: delivery,
+                permanent: true)
         }
 
         let request = PushOperation(
@@ -112,7 +124,8 @@ extension SyncContext {
             }
             return await completeSuccess(operation, serverItem: serverItem)
         } catch let error as HTTPStatusError {
-            return await handle(error, operation: operation, item: item, pushId: pushId, mayRetry: mayRetry)
+            return await handle(
+                error, operation: operation, item: item, pushId: pushId, mayRetry: mayRetry, delivery: delivery)
         } catch let error as TransportError {
             return .abort(error.kind == .cancelled ? .cancelled : .abortedNetwork, reason: error.description)
         } catch is CancellationError {
@@ -123,16 +136,20 @@ extension SyncContext {
             return .abort(.abortedStore, reason: String(describing: error))
         } catch let error as SyncError {
             if case .store = error { return .abort(.abortedStore, reason: error.description) }
-            return await recordOrAbort(operation, pushId: pushId, item: item, status: nil, message: error.description)
+            return await recordOrAbort(
+                operation, pushId: pushId, item: item, status: nil, message: error.description, delivery: delivery,
+                permanent: true)
         } catch let error as RemoteError {
             var status: Int?
             var body: [UInt8]?
             if case .malformedResponse(let code, let raw, _) = error { (status, body) = (code, raw) }
             return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: status, message: error.description, rawBody: body)
+                operation, pushId: pushId, item: item, status: status, message: error.description, rawBody: body,
+                delivery: delivery)
         } catch {
             return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: nil, message: String(describing: error))
+                operation, pushId: pushId, item: item, status: nil, message: String(describing: error),
+                delivery: delivery, permanent: true)
         }
     }
 
@@ -142,7 +159,8 @@ extension SyncContext {
         operation: PendingOperation,
         item: JSONObject,
         pushId: String,
-        mayRetry: Bool
+        mayRetry: Bool,
+        delivery: DeliveryPolicy?
     ) async -> PushStep {
         if error.status == 401 {
             return .abort(.abortedAuthentication, reason: error.description)
@@ -159,9 +177,15 @@ extension SyncContext {
         }
         let recorded = await recordOrAbort(
             operation, pushId: pushId, item: item, status: error.status, message: error.message,
-            rawBody: error.body, serverItem: error.serverItem)
+            rawBody: error.body, serverItem: error.serverItem, retryAfter: error.retryAfter, delivery: delivery)
         guard case .failed = recorded, error.isConflict else { return recorded }
-        return await applyConflictPolicy(to: operation, pushId: pushId, mayRetry: mayRetry)
+        let policy = delivery?.conflictPolicies[operation.table] ?? conflictPolicy
+        let step = await applyConflictPolicy(policy, to: operation, pushId: pushId, mayRetry: mayRetry)
+        if case .failed = step, delivery != nil {
+            // Unresolved: the engine dead-letters it so it blocks nothing until the app resolves it.
+            await deadLetter(operation)
+        }
+        return step
     }
 
     /// Removes a confirmed operation and stores the server's item, atomically.
@@ -209,7 +233,10 @@ extension SyncContext {
         status: Int?,
         message: String?,
         rawBody: [UInt8]? = nil,
-        serverItem: JSONObject? = nil
+        serverItem: JSONObject? = nil,
+        retryAfter: Duration? = nil,
+        delivery: DeliveryPolicy?,
+        permanent: Bool = false
     ) async -> PushStep {
         let record = OperationErrorRecord(
             id: ItemID.generate(), operationId: operation.id, operationVersion: operation.version,
@@ -223,6 +250,9 @@ extension SyncContext {
                 try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
                 try OperationErrorRecord.save(record, in: transaction)
                 stored.state = .failed
+                try delivery?.recordFailure(
+                    of: &stored, status: status, message: message, retryAfter: retryAfter,
+                    permanent: permanent, in: transaction)
                 try OperationQueue.save([stored], in: transaction)
             }
             eventBroadcaster.publish(
@@ -233,13 +263,28 @@ extension SyncContext {
         }
     }
 
+    /// Moves an operation whose conflict stayed unresolved to the dead state (unless edited meanwhile).
+    private func deadLetter(_ operation: PendingOperation) async {
+        try? await store.write { transaction in
+            guard var stored = try OperationQueue.stored(operation, in: transaction), stored.state == .failed
+            else { return }
+            stored.state = .dead
+            try OperationQueue.save([stored], in: transaction)
+        }
+    }
+
     /// Applies the context's conflict policy to an operation whose error was just recorded.
-    private func applyConflictPolicy(to operation: PendingOperation, pushId: String, mayRetry: Bool) async -> PushStep {
-        guard case .manual = conflictPolicy else {
+    private func applyConflictPolicy(
+        _ policy: ConflictPolicy,
+        to operation: PendingOperation,
+        pushId: String,
+        mayRetry: Bool
+    ) async -> PushStep {
+        guard case .manual = policy else {
             do {
                 guard let record = try await errorRecord(operationId: operation.id) else { return .failed }
                 let error = TableOperationError(record: record, context: self)
-                let resolution = try await conflictResolution(for: error)
+                let resolution = try await conflictResolution(for: error, policy: policy)
                 switch resolution {
                 case .unresolved:
                     return .failed
@@ -261,8 +306,10 @@ extension SyncContext {
     }
 
     /// What the policy decides for one conflict.
-    private func conflictResolution(for error: TableOperationError) async throws -> ConflictResolution {
-        switch conflictPolicy {
+    private func conflictResolution(for error: TableOperationError, policy: ConflictPolicy) async throws
+        -> ConflictResolution
+    {
+        switch policy {
         case .manual:
             return .unresolved
         case .serverWins:

@@ -153,6 +153,14 @@ extension OperationErrorRecord {
         return try rows.map { try OperationErrorRecord(row: $0) }
     }
 
+    /// The errors recorded for one operation, oldest first.
+    static func records(operationId: String, in transaction: any StoreTransaction) throws -> [OperationErrorRecord] {
+        let filter = FilterExpression.comparison(.equal, .property(Field.operationId), .value(.string(operationId)))
+        return try transaction.read(
+            StoreQuery(table: SystemTables.errors, filter: filter, ordering: [SortDescriptor(Field.createdAt)])
+        ).map { try OperationErrorRecord(row: $0) }
+    }
+
     /// Deletes every record of an operation; returns how many were deleted.
     @discardableResult
     static func deleteRecords(operationId: String, in transaction: any StoreTransaction) throws -> Int {

@@ -19,6 +19,10 @@ public enum OperationState: String, Sendable, Hashable, CaseIterable, CustomStri
     case attempted
     /// The last push attempt failed; the operation stays in the queue until it succeeds or is resolved.
     case failed
+    /// Dead-lettered by the ``SyncEngine``: it failed permanently, or transiently too often. Push no longer
+    /// sends it and it blocks nothing; its item stays skipped by pulls. A local write to the item revives
+    /// it (state `pending`), as do ``SyncContext/retryDeadOperations(ids:)`` and a resolution of its error.
+    case dead
 
     /// The state's name, e.g. `pending`.
     public var description: String { rawValue }

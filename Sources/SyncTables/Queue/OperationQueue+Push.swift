@@ -22,16 +22,27 @@ extension OperationQueue {
     ///
     /// One transaction instead of three store calls per pushed operation. When the local row of an insert
     /// or update is missing the operation is left as it is and the claim has no item.
+    ///
+    /// Operations `skips` passes over (dead ones for a plain push; the engine's also waiting ones) are left
+    /// as they are.
     func claimNext(
         after sequence: Int,
         tables: Set<String>?,
+        skips: @escaping @Sendable (PendingOperation, any StoreTransaction) throws -> Bool,
         markInFlight: @escaping @Sendable (PendingOperation) -> Void
     ) async throws -> Claim? {
         try await SyncError.mapping {
             try await store.write { transaction -> Claim? in
-                guard var operation = try Self.next(after: sequence, tables: tables, in: transaction) else {
-                    return nil
+                var after = sequence
+                var found: PendingOperation?
+                while let candidate = try Self.next(after: after, tables: tables, in: transaction) {
+                    if try !skips(candidate, transaction) {
+                        found = candidate
+                        break
+                    }
+                    after = candidate.sequence
                 }
+                guard var operation = found else { return nil }
                 markInFlight(operation)
                 let item: JSONObject?
                 if operation.kind == .delete {

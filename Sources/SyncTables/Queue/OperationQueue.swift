@@ -73,6 +73,7 @@ struct OperationQueue: Sendable {
         for operation in operations {
             try OperationErrorRecord.deleteRecords(operationId: operation.id, in: transaction)
         }
+        try RetryRecord.delete(operationIds: operations.map(\.id), in: transaction)
         // Remember the high-water mark so numbering continues above it after a reopen with an empty queue.
         try SystemConfig.setValue(String(sequence.current), for: SystemConfig.operationSequenceKey, in: transaction)
     }

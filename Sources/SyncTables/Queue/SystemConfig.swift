@@ -6,6 +6,8 @@ enum SystemConfig {
     static let schemaVersionKey = "schemaVersion"
     /// The highest operation sequence ever handed out, so sequences keep growing after the queue empties.
     static let operationSequenceKey = "operationSequence"
+    /// The sync engine's failed cycles in a row and when it may run the next: `<failures>|<ISO-8601 time>`.
+    static let engineBackoffKey = "engineBackoff"
 
     /// What a per-pull key records; keys are `<kind>|<table>|<queryId>` (an empty query id for full pulls).
     enum PullKeyKind: String, CaseIterable {

@@ -18,7 +18,11 @@ enum SystemSchema {
             // Generic stores: the `__operations` JSON table; SQLiteStore: nothing, its catalog made its own.
             try transaction.prepareOperationQueue()
             try transaction.defineTable(SystemTables.errorsDefinition)
-        }
+        },
+        Migration(version: 2) { transaction in
+            // The sync engine's retry schedule; operations may now also be in state `dead`.
+            try transaction.defineTable(SystemTables.retriesDefinition)
+        },
     ]
 
     /// The layout version this library writes.

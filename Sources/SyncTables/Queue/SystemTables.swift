@@ -15,6 +15,8 @@ enum SystemTables {
     static let errors = "__errors"
     /// Key/value configuration.
     static let config = "__config"
+    /// The engine's delivery state of failed operations (``RetryRecord``), one row per operation id.
+    static let retries = "__retries"
 
     /// The prefix reserved for system tables; user tables may not use it.
     static let reservedPrefix = "__"
@@ -36,4 +38,6 @@ enum SystemTables {
     )
 
     static let configDefinition = TableDefinition(name: config)
+
+    static let retriesDefinition = TableDefinition(name: retries)
 }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Logging
 import SyncTables
@@ -65,9 +66,13 @@ struct SyncResponder: HTTPResponder {
         if let controls {
             await controls.record(Self.record(request, query: query, body: body))
             switch await controls.fault(method: request.method.rawValue, path: path) {
-            case .respond(let status, let payload)?:
+            case .respond(let status, let payload, let extraHeaders)?:
                 let body = payload ?? .object(JSONObject(["error": .string("Injected fault")]))
-                return .respond(JSONResponse.json(body, status: HTTPResponse.Status(code: status)))
+                var fields = HTTPFields()
+                for (name, value) in extraHeaders {
+                    if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
+                }
+                return .respond(JSONResponse.json(body, status: HTTPResponse.Status(code: status), headers: fields))
             case .dropConnection?:
                 return .drop
             case .delay(let milliseconds)?:

@@ -43,8 +43,9 @@ public struct FaultRule: Sendable, Hashable {
 
 /// What a fired ``FaultRule`` does.
 public enum FaultAction: Sendable, Hashable {
-    /// Answer with this status and body (default `{"error": "Injected fault"}`) without running the request.
-    case respond(status: Int, body: JSONValue? = nil)
+    /// Answer with this status, body (default `{"error": "Injected fault"}`) and extra header fields (e.g.
+    /// `Retry-After`) without running the request.
+    case respond(status: Int, body: JSONValue? = nil, headers: [String: String] = [:])
     /// Close the connection without any response and without running the request.
     case dropConnection
     /// Run the request (its write is committed) and then close the connection instead of answering.

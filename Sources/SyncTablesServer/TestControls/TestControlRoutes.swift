@@ -12,7 +12,7 @@ import SyncTables
 /// | `POST /__test/seed/{table}` with an array of items | store rows verbatim |
 /// | `POST /__test/reset` | faults, log and every row gone |
 ///
-/// `action` is `respond` (with `status`, optional `body`), `drop`, `lostResponse` or `delay` (with
+/// `action` is `respond` (with `status`, optional `body` and `headers`), `drop`, `lostResponse` or `delay` (with
 /// `milliseconds`); `occurrence` is the 1-based n-th matching request (default 1), or `null` for every one.
 struct TestControlRoutes {
     let controls: TestControls
@@ -75,7 +75,16 @@ struct TestControlRoutes {
             guard case .integer(let status)? = object["status"], (100...599).contains(status) else {
                 throw ServerError(.badRequest, "A 'respond' fault needs a 'status' between 100 and 599.")
             }
-            action = .respond(status: Int(status), body: object["body"])
+            var headers: [String: String] = [:]
+            if case .object(let fields)? = object["headers"] {
+                for (name, value) in fields.properties {
+                    guard case .string(let text) = value else {
+                        throw ServerError(.badRequest, "A 'respond' fault's 'headers' values must be strings.")
+                    }
+                    headers[name] = text
+                }
+            }
+            action = .respond(status: Int(status), body: object["body"], headers: headers)
         case .string("drop")?:
             action = .dropConnection
         case .string("lostResponse")?:

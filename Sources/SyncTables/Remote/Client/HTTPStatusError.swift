@@ -17,13 +17,23 @@ public struct HTTPStatusError: Error, Sendable, Hashable, CustomStringConvertibl
     public var message: String?
     /// The server's item, when the body is a JSON object with a string `id` (as in 409 and 412 replies).
     public var serverItem: JSONObject?
+    /// How long the server asked the client to wait before trying again (`Retry-After` in seconds, as
+    /// 429 and 503 replies send it), when it said.
+    public var retryAfter: Duration?
 
     /// Creates an error.
-    public init(status: Int, body: [UInt8] = [], message: String? = nil, serverItem: JSONObject? = nil) {
+    public init(
+        status: Int,
+        body: [UInt8] = [],
+        message: String? = nil,
+        serverItem: JSONObject? = nil,
+        retryAfter: Duration? = nil
+    ) {
         self.status = status
         self.body = body
         self.message = message
         self.serverItem = serverItem
+        self.retryAfter = retryAfter
     }
 
     /// `true` for `409 Conflict` and `412 Precondition Failed`: the server holds a different version.

@@ -54,6 +54,12 @@ enum ResponseReading {
     /// The error for a non-2xx response: message and server item read from the body when it is JSON.
     static func statusError(from response: TransportResponse) -> HTTPStatusError {
         var error = HTTPStatusError(status: response.status, body: response.body)
+        // Only the delay-seconds form: an HTTP date would need the server's clock to agree with ours.
+        if let text = response.headers["Retry-After"], let seconds = Int(text.trimmingCharacters(in: .whitespaces)),
+            seconds >= 0
+        {
+            error.retryAfter = .seconds(seconds)
+        }
         guard case .object(var object)? = try? JSONValue(parsing: response.body) else {
             return error
         }

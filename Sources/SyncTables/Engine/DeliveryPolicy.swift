@@ -1,0 +1,46 @@
+import Foundation
+
+/// What the ``SyncEngine`` adds to a push: operations waiting out a backoff are not sent, and failures are
+/// scheduled for a retry or dead-lettered in the transaction that records them.
+struct DeliveryPolicy: Sendable {
+    var retry: RetryPolicy
+    /// The engine clock's time when the push started.
+    var now: Date
+    /// A uniform random number in `[0, 1)` for the jitter.
+    var unitRandom: @Sendable () -> Double
+    /// Conflict policies that replace the context's for some tables.
+    var conflictPolicies: [String: ConflictPolicy] = [:]
+
+    /// Schedules or dead-letters an operation whose attempt just failed; `operation` is saved by the caller.
+    ///
+    /// `permanent` marks failures no status classifies: the local row is missing, the response unreadable.
+    func recordFailure(
+        of operation: inout PendingOperation,
+        status: Int?,
+        message: String?,
+        retryAfter: Duration?,
+        permanent: Bool,
+        in transaction: any StoreTransaction
+    ) throws {
+        var record = try RetryRecord.current(for: operation, in: transaction)
+        record.recordFailure(DeadOperation.Attempt(at: now, status: status, message: message))
+        switch permanent ? .permanent : FailureClass(status: status) {
+        case .permanent:
+            operation.state = .dead
+        case .transient where record.failures >= retry.maxAttempts:
+            operation.state = .dead
+        case .transient:
+            let delay = retryAfter ?? retry.delay(afterFailures: record.failures, unit: unitRandom())
+            record.nextAttemptAt = Timestamp(date: now.addingTimeInterval(delay.seconds))
+        case .conflict, .authentication:
+            break  // the conflict policy decides; a 401 aborts the push before anything is recorded
+        }
+        try record.save(in: transaction)
+    }
+
+    /// Whether the push passes `operation` over: dead, or waiting out its backoff.
+    func skips(_ operation: PendingOperation, in transaction: any StoreTransaction) throws -> Bool {
+        if operation.state == .dead { return true }
+        return try RetryRecord.isWaiting(operation, at: now, in: transaction)
+    }
+}

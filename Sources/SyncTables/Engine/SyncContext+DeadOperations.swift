@@ -1,0 +1,101 @@
+import Foundation
+
+// Dead-lettered operations (see ``DeadOperation``): list, retry, discard, revert to the server's copy.
+// Each change is one transaction; a local write to the item meanwhile revives the operation by itself.
+
+extension SyncContext {
+    /// The dead-lettered operations, in queue order, with their errors and latest attempts.
+    public func deadOperations() async throws -> [DeadOperation] {
+        let records = try await SyncError.mapping {
+            try await store.write { transaction in
+                let retries = try RetryRecord.all(in: transaction)
+                return try transaction.queuedOperations(.all).filter { $0.state == .dead }.map { operation in
+                    let error = try OperationErrorRecord.records(operationId: operation.id, in: transaction).last
+                    return (operation, error, retries[operation.id]?.history ?? [])
+                }
+            }
+        }
+        return records.map { operation, error, history in
+            DeadOperation(
+                operation: operation, error: error.map { TableOperationError(record: $0, context: self) },
+                attempts: history)
+        }
+    }
+
+    /// The number of dead-lettered operations.
+    public func deadOperationCount() async throws -> Int {
+        try await deadOperations().count
+    }
+
+    /// Puts dead operations (all, or those with these operation ids) back in the queue with a fresh retry
+    /// count; the next push sends them. Returns how many were revived.
+    @discardableResult
+    public func retryDeadOperations(ids: Set<String>? = nil) async throws -> Int {
+        try await changeDeadOperations(ids: ids) { operations, transaction in
+            var revived = operations
+            for index in revived.indices { revived[index].state = .pending }
+            try OperationQueue.save(revived, in: transaction)
+            try RetryRecord.delete(operationIds: operations.map(\.id), in: transaction)
+        }
+    }
+
+    /// Drops dead operations (all, or those with these operation ids) and the local rows they would have
+    /// written: the local change is given up. (Use ``revertToServer(operationId:)`` to keep the server's copy
+    /// instead.) Returns how many were discarded.
+    @discardableResult
+    public func discardDeadOperations(ids: Set<String>? = nil) async throws -> Int {
+        let queue = self.queue
+        return try await changeDeadOperations(ids: ids) { operations, transaction in
+            try queue.remove(operations, in: transaction)
+            for operation in operations where operation.kind != .delete {
+                _ = try transaction.delete(table: operation.table, ids: [operation.itemId])
+            }
+        }
+    }
+
+    /// Drops a dead operation's local change and takes the server's current copy of its item: fetched now,
+    /// then stored with the operation removed in one transaction (a local write meanwhile wins and the
+    /// operation stays). An item the server does not have, or has deleted, is deleted locally.
+    public func revertToServer(operationId: String) async throws {
+        let client = try requireClient()
+        guard let operation = try await queue.operation(id: operationId), operation.state == .dead else {
+            throw SyncError.operationNotFound(id: operationId)
+        }
+        let serverItem: JSONObject?
+        do {
+            serverItem = try await client.lookup(table: operation.table, id: operation.itemId)
+        } catch let error as HTTPStatusError where error.status == 404 || error.status == 410 {
+            serverItem = nil
+        }
+        let queue = self.queue
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                let stored = try OperationQueue.current(operation, in: transaction)
+                try queue.remove([stored], in: transaction)
+                if let serverItem, !serverItem.isTombstone {
+                    try transaction.upsert(table: operation.table, items: [serverItem])
+                } else {
+                    _ = try transaction.delete(table: operation.table, ids: [operation.itemId])
+                }
+            }
+        }
+        changeNotifier.notify(operation.table)
+    }
+
+    private func changeDeadOperations(
+        ids: Set<String>?,
+        _ change: @escaping @Sendable ([PendingOperation], any StoreTransaction) throws -> Void
+    ) async throws -> Int {
+        let changed = try await SyncError.mapping {
+            try await store.write { transaction -> [PendingOperation] in
+                let dead = try transaction.queuedOperations(.all).filter {
+                    $0.state == .dead && (ids?.contains($0.id) ?? true)
+                }
+                try change(dead, transaction)
+                return dead
+            }
+        }
+        for table in Set(changed.map(\.table)) { changeNotifier.notify(table) }
+        return changed.count
+    }
+}

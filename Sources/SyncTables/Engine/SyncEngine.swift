@@ -1,0 +1,313 @@
+import Foundation
+import Logging
+
+/// Sync that handles its own failures: one call syncs everything, transient failures are retried with
+/// persisted backoff, operations that cannot succeed are dead-lettered instead of blocking the queue, and a
+/// circuit breaker keeps a failing server from being hammered.
+///
+/// ```swift
+/// let engine = SyncEngine(context: context, definitions: [
+///     SyncDefinition(todos, queryId: "all-todos"),
+///     SyncDefinition(notes, query: notes.query().filter(Column("archived") == false), queryId: "notes"),
+/// ])
+/// await engine.start()                           // a first cycle now, retries by themselves
+/// let report = await engine.syncNow(reason: "pull to refresh")
+/// for await state in engine.states { print(state) }
+/// ```
+///
+/// A cycle pushes the whole queue, then pulls every definition. Concurrent ``syncNow(reason:)`` calls share
+/// one cycle. The engine classifies every failure:
+///
+/// - **Transient** (no response, timeouts, 408, 429, 500, 502, 503, 504): an operation waits
+///   `RetryPolicy` backoff with full jitter (or the server's `Retry-After`) before it is sent again, and
+///   after ``RetryPolicy/maxAttempts`` failures it is dead-lettered; a failed cycle backs off the same way,
+///   and ``SyncEngineConfiguration/breakerThreshold`` failed cycles in a row open the circuit breaker.
+///   Each operation's failures and next attempt time are stored with the queue, so a restart waits out the
+///   rest of a backoff; so is the cycle backoff.
+/// - **Permanent** (400, 403, 404 and 410 on writes, 405, 413, 422 and other 4xx): the operation is
+///   dead-lettered at once (``DeadOperation``): kept with its error and attempts, no longer sent, blocking
+///   neither other operations nor pulls.
+/// - **Conflicts** (409, 412) go to the conflict policy (a definition's, else the context's); one left
+///   unresolved is dead-lettered until the app resolves it.
+/// - **401**: state ``SyncEngineState/blockedAuth`` until ``credentialsChanged()``.
+///
+/// The engine uses the context's push and pull, so everything they promise (queue order per item, atomic
+/// commits, crash safety) holds; ``SyncContext`` stays usable call by call beside it.
+public actor SyncEngine {
+    /// The context synced.
+    public nonisolated let context: SyncContext
+    /// What each cycle pulls, in order.
+    public let definitions: [SyncDefinition]
+    /// Retry and breaker settings.
+    public let configuration: SyncEngineConfiguration
+
+    private nonisolated let clock: any SyncClock
+    private nonisolated let unitRandom: @Sendable () -> Double
+    private nonisolated let stateBroadcaster = ValueBroadcaster<SyncEngineState>(.idle)
+    private let logger: Logger
+
+    private var cycleTask: Task<SyncCycleReport, Never>?
+    private var loopTask: Task<Void, Never>?
+    private var wakeUp: CheckedContinuation<Void, Never>?
+    private var failedCycles = 0
+
+    /// An engine for `context`.
+    ///
+    /// - Parameters:
+    ///   - definitions: What each cycle pulls, in order.
+    ///   - configuration: Retry and circuit breaker settings.
+    ///   - clock: The time source; ``ManualSyncClock`` in tests.
+    ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
+    ///   - logger: Where the engine logs state changes, cycles and failures.
+    public init(
+        context: SyncContext,
+        definitions: [SyncDefinition],
+        configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
+        clock: any SyncClock = SystemSyncClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        logger: Logger = Logger(label: "SyncTables.SyncEngine")
+    ) {
+        self.context = context
+        self.definitions = definitions
+        self.configuration = configuration
+        self.clock = clock
+        self.unitRandom = random
+        self.logger = logger
+    }
+
+    // MARK: State
+
+    /// The current state.
+    public nonisolated var state: SyncEngineState { stateBroadcaster.value }
+
+    /// The state, now and at every change (a new stream starts with the current state).
+    public nonisolated var states: AsyncStream<SyncEngineState> { stateBroadcaster.subscribe() }
+
+    private func setState(_ new: SyncEngineState) {
+        let old = stateBroadcaster.value
+        guard old != new else { return }
+        stateBroadcaster.send(new)
+        logger.info("sync engine state: \(new)", metadata: ["previous": "\(old)"])
+    }
+
+    // MARK: Running
+
+    /// Starts syncing by itself: a cycle now (or when a persisted backoff ends), then a retry whenever a
+    /// backoff, cooldown or operation retry time comes. Calling it again does nothing.
+    public func start() async {
+        guard loopTask == nil else { return }
+        if state == .stopped { setState(.idle) }
+        if let persisted = try? await context.engineBackoff() {
+            failedCycles = persisted.failures
+            if persisted.until > clock.now() {
+                let breakerOpen = persisted.failures >= configuration.breakerThreshold
+                setState(breakerOpen ? .paused(until: persisted.until) : .backoff(until: persisted.until))
+            }
+        }
+        loopTask = Task { await self.runLoop() }
+    }
+
+    /// Stops: cancels the running cycle between two operations (nothing is lost: a cancelled push keeps
+    /// what it did not send) and waits for it. ``syncNow(reason:)`` does nothing until ``start()``.
+    public func stop() async {
+        let loop = loopTask
+        loopTask = nil
+        loop?.cancel()
+        resumeWakeUp()
+        cycleTask?.cancel()
+        _ = await cycleTask?.value
+        await loop?.value
+        setState(.stopped)
+    }
+
+    /// Tells the engine the credentials changed after a 401: it leaves ``SyncEngineState/blockedAuth`` and
+    /// runs a cycle.
+    public func credentialsChanged() {
+        guard state == .blockedAuth else { return }
+        setState(.idle)
+        resumeWakeUp()
+    }
+
+    /// Runs one cycle now, or joins the one running: push the whole queue, then pull every definition.
+    ///
+    /// It runs in `idle` and `backoff` (an explicit call does not wait out a cycle backoff; operations still
+    /// wait for their own retry time), not while stopped, blocked on credentials or paused by the breaker.
+    @discardableResult
+    public func syncNow(reason: String = "manual") async -> SyncCycleReport {
+        if let cycleTask { return await cycleTask.value }
+        let task = Task { await self.runCycle(reason: reason) }
+        cycleTask = task
+        return await task.value
+    }
+
+    private func runLoop() async {
+        var waitFirst = state != .idle
+        while !Task.isCancelled {
+            if waitFirst { await waitForNextCycle() }
+            waitFirst = true
+            if Task.isCancelled { break }
+            if state == .blockedAuth { continue }
+            await syncNow(reason: "scheduled")
+        }
+    }
+
+    /// Sleeps until the backoff, cooldown or earliest operation retry ends, or until woken.
+    private func waitForNextCycle() async {
+        let now = clock.now()
+        var deadline: Date?
+        switch state {
+        case .backoff(let until), .paused(let until): deadline = until
+        case .blockedAuth, .stopped, .offline, .syncing: deadline = nil
+        case .idle: deadline = try? await context.nextRetryTime(after: now)
+        }
+        guard let deadline else {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { wakeUp = $0 }
+            } onCancel: {
+                Task { await self.resumeWakeUp() }
+            }
+            return
+        }
+        try? await clock.sleep(until: deadline)
+    }
+
+    private func resumeWakeUp() {
+        wakeUp?.resume()
+        wakeUp = nil
+    }
+
+    // MARK: One cycle
+
+    private func runCycle(reason: String) async -> SyncCycleReport {
+        // Cleared with the final state change, so a call after this cycle's outcome starts a new one.
+        defer { cycleTask = nil }
+        var report = SyncCycleReport(reason: reason, outcome: .completed)
+        let now = clock.now()
+        switch state {
+        case .stopped, .blockedAuth, .offline:
+            report.outcome = .skipped(state)
+            return report
+        case .paused(let until) where now < until:
+            report.outcome = .skipped(state)
+            return report
+        case .paused:
+            // Half-open: one probe request decides whether the breaker closes.
+            setState(.syncing(.probing))
+            if let table = definitions.first?.table {
+                do {
+                    try await context.probe(table: table)
+                } catch {
+                    return await failCycle(&report, reason: "probe failed: \(error)", class: Self.classify(error))
+                }
+            }
+            logger.info("sync engine circuit breaker closed after a successful probe")
+        default:
+            break
+        }
+
+        setState(.syncing(.pushing))
+        let delivery = DeliveryPolicy(
+            retry: configuration.retry, now: now, unitRandom: unitRandom,
+            conflictPolicies: definitions.reduce(into: [:]) { policies, definition in
+                if let policy = definition.conflictPolicy { policies[definition.table] = policy }
+            })
+        do {
+            report.pushedOperations = try await context.pushForEngine(delivery: delivery).pushedOperations
+        } catch let failure as PushFailure {
+            report.pushedOperations = failure.summary.pushedOperations
+            report.failedOperations = failure.errors.count
+            for error in failure.errors {
+                logger.debug(
+                    "operation failed",
+                    metadata: ["operation": "\(error.operationId)", "status": "\(error.status ?? 0)"])
+            }
+            switch failure.status {
+            case .complete:
+                break  // each failed operation waits for its own retry time or is dead
+            case .abortedAuthentication:
+                return blockOnCredentials(&report)
+            case .cancelled:
+                report.outcome = .cancelled
+                setState(.idle)
+                return report
+            case .abortedNetwork, .abortedStore, .abortedByHandler:
+                return await failCycle(&report, reason: failure.description, class: .transient)
+            }
+        } catch {
+            return await failCycle(&report, reason: "\(error)", class: .transient)
+        }
+
+        for definition in definitions {
+            if Task.isCancelled {
+                report.outcome = .cancelled
+                setState(.idle)
+                return report
+            }
+            setState(.syncing(.pulling(table: definition.table)))
+            var options = definition.pullOptions
+            options.pushesFirst = false
+            do {
+                let summary = try await context.pull(
+                    table: definition.table, query: definition.query, queryId: definition.queryId, options: options)
+                report.pulls.append((definition.table, summary))
+                logger.debug(
+                    "pulled", metadata: ["table": "\(definition.table)", "received": "\(summary.received)"])
+            } catch {
+                switch Self.classify(error) {
+                case .authentication:
+                    return blockOnCredentials(&report)
+                case .transient:
+                    return await failCycle(&report, reason: "pull of \(definition.table): \(error)", class: .transient)
+                case .permanent, .conflict:
+                    report.failedPulls.append((definition.table, "\(error)"))
+                    logger.warning("pull failed", metadata: ["table": "\(definition.table)", "error": "\(error)"])
+                }
+            }
+        }
+
+        failedCycles = 0
+        try? await context.setEngineBackoff(nil)
+        setState(.idle)
+        logger.info("\(report)")
+        return report
+    }
+
+    private func blockOnCredentials(_ report: inout SyncCycleReport) -> SyncCycleReport {
+        report.outcome = .failed(reason: "the server answered 401 Unauthorized")
+        setState(.blockedAuth)
+        return report
+    }
+
+    /// Counts a failed cycle: backoff, or the breaker opens after too many in a row.
+    private func failCycle(_ report: inout SyncCycleReport, reason: String, class failure: FailureClass) async
+        -> SyncCycleReport
+    {
+        if failure == .authentication { return blockOnCredentials(&report) }
+        report.outcome = .failed(reason: reason)
+        failedCycles += 1
+        let now = clock.now()
+        let until: Date
+        if failedCycles >= configuration.breakerThreshold {
+            until = now.addingTimeInterval(configuration.breakerCooldown.seconds)
+            setState(.paused(until: until))
+            logger.warning("sync engine circuit breaker open", metadata: ["failedCycles": "\(failedCycles)"])
+        } else {
+            let delay = configuration.retry.delay(afterFailures: failedCycles, unit: unitRandom())
+            until = now.addingTimeInterval(delay.seconds)
+            setState(.backoff(until: until))
+        }
+        try? await context.setEngineBackoff((failedCycles, until))
+        logger.info("sync cycle failed", metadata: ["reason": "\(reason)", "failedCycles": "\(failedCycles)"])
+        return report
+    }
+
+    /// What a failed pull or probe means.
+    static func classify(_ error: any Error) -> FailureClass {
+        switch error {
+        case let error as HTTPStatusError: FailureClass(status: error.status)
+        case let failure as PushFailure where failure.status == .abortedAuthentication: .authentication
+        case is SyncError: .permanent
+        default: .transient  // transport errors, timeouts, unreadable responses
+        }
+    }
+}

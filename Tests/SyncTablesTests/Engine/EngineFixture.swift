@@ -1,0 +1,60 @@
+import Foundation
+import SyncTables
+import SyncTablesServer
+import Testing
+
+/// A device whose context is driven by a ``SyncEngine`` on a ``ManualSyncClock``, against the harness's
+/// real `sync-server`.
+struct EngineDevice {
+    let device: Device
+    let engine: SyncEngine
+    let clock: ManualSyncClock
+    let notes: SyncTable<JSONObject>
+
+    var context: SyncContext { device.context }
+    var todos: SyncTable<TodoItem> { device.todos }
+
+    /// A device on a new (or the given) file with an engine pulling `TodoItem` and `Note`.
+    static func make(
+        _ harness: SyncHarness,
+        path: String? = nil,
+        clock: ManualSyncClock = ManualSyncClock(),
+        configuration: SyncEngineConfiguration = SyncEngineConfiguration(
+            retry: RetryPolicy(baseDelay: .seconds(10), maximumDelay: .seconds(600), maxAttempts: 3),
+            breakerThreshold: 3, breakerCooldown: .seconds(120)),
+        token: TokenBox? = nil
+    ) async throws -> EngineDevice {
+        let path = path ?? harness.directory.newDatabasePath()
+        var decorator: (@Sendable (inout TransportRequest) async throws -> Void)?
+        if let token {
+            decorator = { request in request.headers["X-ZUMO-AUTH"] = token.value }
+        }
+        let client = SyncClient(url: harness.url, requestDecorator: decorator)
+        let context = try await SyncContext(store: try SQLiteStore(path: path), client: client)
+        let todos = try await context.table(TodoItem.self)
+        let notes = try await context.table(JSONObject.self, named: "Note")
+        let engine = SyncEngine(
+            context: context,
+            definitions: [SyncDefinition(todos, queryId: "todos"), SyncDefinition(notes, queryId: "notes")],
+            configuration: configuration, clock: clock, random: { 0.5 })
+        return EngineDevice(
+            device: Device(path: path, context: context, todos: todos), engine: engine, clock: clock, notes: notes)
+    }
+
+    /// Waits (without the clock) until the engine's state satisfies `condition`.
+    func waitForState(_ condition: @Sendable (SyncEngineState) -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        for await state in engine.states {
+            if condition(state) { return }
+            if ContinuousClock.now > deadline { break }
+        }
+        Issue.record("the engine never reached the expected state; it is \(engine.state)")
+    }
+}
+
+extension SyncHarness {
+    /// The table requests (method and path) the server received since the last call.
+    func takeTableRequests() async throws -> [String] {
+        try await takeRequests().map { "\($0.method) \($0.path)" }
+    }
+}
