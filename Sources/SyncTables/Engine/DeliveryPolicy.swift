@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// What the ``SyncEngine`` adds to a push: operations waiting out a backoff are not sent, and failures are
 /// scheduled for a retry or dead-lettered in the transaction that records them.
@@ -10,6 +11,8 @@ struct DeliveryPolicy: Sendable {
     var unitRandom: @Sendable () -> Double
     /// Conflict policies that replace the context's for some tables.
     var conflictPolicies: [String: ConflictPolicy] = [:]
+    /// Where each operation's outcome is logged (debug level; dead-lettering at warning).
+    var logger: Logger?
 
     /// Schedules or dead-letters an operation whose attempt just failed; `operation` is saved by the caller.
     ///
@@ -24,14 +27,21 @@ struct DeliveryPolicy: Sendable {
     ) throws {
         var record = try RetryRecord.current(for: operation, in: transaction)
         record.recordFailure(DeadOperation.Attempt(at: now, status: status, message: message))
+        let metadata: Logger.Metadata = [
+            "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
+            "status": "\(status.map(String.init) ?? "none")", "failures": "\(record.failures)",
+        ]
         switch permanent ? .permanent : FailureClass(status: status) {
         case .permanent:
             operation.state = .dead
+            logger?.warning("operation dead-lettered: permanent failure", metadata: metadata)
         case .transient where record.failures >= retry.maxAttempts:
             operation.state = .dead
+            logger?.warning("operation dead-lettered: too many transient failures", metadata: metadata)
         case .transient:
             let delay = retryAfter ?? retry.delay(afterFailures: record.failures, unit: unitRandom())
             record.nextAttemptAt = Timestamp(date: now.addingTimeInterval(delay.seconds))
+            logger?.debug("operation retry scheduled in \(delay)", metadata: metadata)
         case .conflict, .authentication:
             break  // the conflict policy decides; a 401 aborts the push before anything is recorded
         }

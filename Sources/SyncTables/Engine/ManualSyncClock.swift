@@ -18,8 +18,9 @@ public final class ManualSyncClock: SyncClock, @unchecked Sendable {
     private var current: Date
     private var sleepers: [UUID: Sleeper] = [:]
 
-    /// A clock starting at `start`.
-    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    /// A clock starting at `start` (by default the current time, so that it agrees with the times the queue
+    /// records, such as operations' creation dates).
+    public init(start: Date = Date()) {
         current = start
     }
 

@@ -58,3 +58,31 @@ extension SyncContext {
         _ = try await client.query(table: table, queryString: "$top=1")
     }
 }
+
+/// The queue at a glance, for the engine's status and gauges.
+struct QueueStatistics: Sendable, Hashable {
+    /// Queued operations, dead ones included.
+    var operations = 0
+    /// Dead-lettered operations.
+    var deadOperations = 0
+    /// When the oldest queued operation was created.
+    var oldestCreatedAt: Date?
+}
+
+extension SyncContext {
+    /// Counts the queue's operations and finds the oldest.
+    func queueStatistics() async throws -> QueueStatistics {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                var statistics = QueueStatistics()
+                for operation in try transaction.queuedOperations(.all) {
+                    statistics.operations += 1
+                    if operation.state == .dead { statistics.deadOperations += 1 }
+                    let created = operation.createdAt.date
+                    statistics.oldestCreatedAt = min(statistics.oldestCreatedAt ?? created, created)
+                }
+                return statistics
+            }
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 
@@ -44,7 +45,13 @@ public actor SyncEngine {
     private nonisolated let clock: any SyncClock
     private nonisolated let unitRandom: @Sendable () -> Double
     private nonisolated let stateBroadcaster = ValueBroadcaster<SyncEngineState>(.idle)
+    private nonisolated let statusBroadcaster: ValueBroadcaster<SyncEngineStatus>
     private let logger: Logger
+    private let metrics: SyncEngineMetrics
+    private var queueStatistics = QueueStatistics()
+    private var lastSuccessfulPush: Date?
+    private var lastSuccessfulPull: Date?
+    private var eventsTask: Task<Void, Never>?
 
     private var cycleTask: Task<SyncCycleReport, Never>?
     private var loopTask: Task<Void, Never>?
@@ -58,14 +65,18 @@ public actor SyncEngine {
     ///   - configuration: Retry and circuit breaker settings.
     ///   - clock: The time source; ``ManualSyncClock`` in tests.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
-    ///   - logger: Where the engine logs state changes, cycles and failures.
+    ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
+    ///     operation and page (debug, with the operation id as `operation` metadata).
+    ///   - metricsFactory: Where its metrics go (see the table in the "Sync engine" article); by default the
+    ///     backend the app bootstrapped.
     public init(
         context: SyncContext,
         definitions: [SyncDefinition],
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
         clock: any SyncClock = SystemSyncClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        logger: Logger = Logger(label: "SyncTables.SyncEngine")
+        logger: Logger = Logger(label: "SyncTables.SyncEngine"),
+        metricsFactory: any MetricsFactory = MetricsSystem.factory
     ) {
         self.context = context
         self.definitions = definitions
@@ -73,6 +84,9 @@ public actor SyncEngine {
         self.clock = clock
         self.unitRandom = random
         self.logger = logger
+        self.metrics = SyncEngineMetrics(factory: metricsFactory)
+        self.statusBroadcaster = ValueBroadcaster(
+            SyncEngineStatus(state: .idle, pendingOperations: 0, deadOperations: 0))
     }
 
     // MARK: State
@@ -83,11 +97,35 @@ public actor SyncEngine {
     /// The state, now and at every change (a new stream starts with the current state).
     public nonisolated var states: AsyncStream<SyncEngineState> { stateBroadcaster.subscribe() }
 
+    /// The engine and its queue at a glance.
+    public nonisolated var status: SyncEngineStatus { statusBroadcaster.value }
+
+    /// The status, now and at every change: state changes, cycles, and local writes that change the queue.
+    public nonisolated var statuses: AsyncStream<SyncEngineStatus> { statusBroadcaster.subscribe() }
+
     private func setState(_ new: SyncEngineState) {
         let old = stateBroadcaster.value
         guard old != new else { return }
         stateBroadcaster.send(new)
+        publishStatus()
         logger.info("sync engine state: \(new)", metadata: ["previous": "\(old)"])
+    }
+
+    private func publishStatus() {
+        statusBroadcaster.send(
+            SyncEngineStatus(
+                state: state, pendingOperations: queueStatistics.operations,
+                deadOperations: queueStatistics.deadOperations,
+                oldestPendingOperationDate: queueStatistics.oldestCreatedAt, lastSuccessfulPush: lastSuccessfulPush,
+                lastSuccessfulPull: lastSuccessfulPull))
+    }
+
+    /// Reads the queue's statistics into the status and the gauges.
+    private func refreshQueueStatistics() async {
+        guard let statistics = try? await context.queueStatistics() else { return }
+        queueStatistics = statistics
+        metrics.record(statistics, at: clock.now())
+        publishStatus()
     }
 
     // MARK: Running
@@ -97,6 +135,18 @@ public actor SyncEngine {
     public func start() async {
         guard loopTask == nil else { return }
         if state == .stopped { setState(.idle) }
+        await refreshQueueStatistics()
+        let events = context.events
+        eventsTask = Task { [weak self] in
+            for await event in events {
+                switch event {
+                case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded:
+                    await self?.refreshQueueStatistics()
+                default:
+                    break
+                }
+            }
+        }
         if let persisted = try? await context.engineBackoff() {
             failedCycles = persisted.failures
             if persisted.until > clock.now() {
@@ -113,6 +163,8 @@ public actor SyncEngine {
         let loop = loopTask
         loopTask = nil
         loop?.cancel()
+        eventsTask?.cancel()
+        eventsTask = nil
         resumeWakeUp()
         cycleTask?.cancel()
         _ = await cycleTask?.value
@@ -135,7 +187,8 @@ public actor SyncEngine {
     @discardableResult
     public func syncNow(reason: String = "manual") async -> SyncCycleReport {
         if let cycleTask { return await cycleTask.value }
-        let task = Task { await self.runCycle(reason: reason) }
+        let timer = metrics.cycleDuration
+        let task = Task { await SyncEngineMetrics.measure(timer) { await self.runCycle(reason: reason) } }
         cycleTask = task
         return await task.value
     }
@@ -210,12 +263,25 @@ public actor SyncEngine {
             retry: configuration.retry, now: now, unitRandom: unitRandom,
             conflictPolicies: definitions.reduce(into: [:]) { policies, definition in
                 if let policy = definition.conflictPolicy { policies[definition.table] = policy }
-            })
+            }, logger: logger)
+        let deadBefore = queueStatistics.deadOperations
+        defer {
+            metrics.pushed.increment(by: report.pushedOperations)
+            metrics.failed.increment(by: report.failedOperations)
+        }
         do {
-            report.pushedOperations = try await context.pushForEngine(delivery: delivery).pushedOperations
+            let summary = try await SyncEngineMetrics.measure(metrics.pushDuration) {
+                try await context.pushForEngine(delivery: delivery)
+            }
+            report.pushedOperations = summary.pushedOperations
+            lastSuccessfulPush = clock.now()
+            await refreshQueueStatistics()
         } catch let failure as PushFailure {
             report.pushedOperations = failure.summary.pushedOperations
             report.failedOperations = failure.errors.count
+            if failure.status == .complete { lastSuccessfulPush = clock.now() }
+            await refreshQueueStatistics()
+            metrics.deadLettered.increment(by: max(0, queueStatistics.deadOperations - deadBefore))
             for error in failure.errors {
                 logger.debug(
                     "operation failed",
@@ -247,9 +313,13 @@ public actor SyncEngine {
             var options = definition.pullOptions
             options.pushesFirst = false
             do {
-                let summary = try await context.pull(
-                    table: definition.table, query: definition.query, queryId: definition.queryId, options: options)
+                let summary = try await SyncEngineMetrics.measure(metrics.pullDuration) {
+                    try await context.pull(
+                        table: definition.table, query: definition.query, queryId: definition.queryId,
+                        options: options)
+                }
                 report.pulls.append((definition.table, summary))
+                metrics.rowsPulled.increment(by: summary.received)
                 logger.debug(
                     "pulled", metadata: ["table": "\(definition.table)", "received": "\(summary.received)"])
             } catch {
@@ -266,7 +336,9 @@ public actor SyncEngine {
         }
 
         failedCycles = 0
+        if report.failedPulls.isEmpty { lastSuccessfulPull = clock.now() }
         try? await context.setEngineBackoff(nil)
+        await refreshQueueStatistics()
         setState(.idle)
         logger.info("\(report)")
         return report

@@ -1,3 +1,5 @@
+import Logging
+
 // Push (PROTOCOL §4): the whole queue in sequence order; abort on transport errors and 401, record and
 // continue on other HTTP errors; every state change commits in the store before the next step.
 
@@ -70,6 +72,11 @@ extension SyncContext {
             switch step {
             case .pushed:
                 summary.pushedOperations += 1
+                delivery?.logger?.debug(
+                    "operation pushed",
+                    metadata: [
+                        "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
+                    ])
                 eventBroadcaster.publish(
                     .operationPushed(table: operation.table, id: operation.itemId, kind: operation.kind))
             case .failed:

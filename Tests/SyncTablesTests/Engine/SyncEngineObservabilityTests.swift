@@ -1,0 +1,137 @@
+import Foundation
+import Logging
+import MetricsTestKit
+import SyncTables
+import SyncTablesServer
+import Testing
+
+@Suite("Sync engine: state, status, logs and metrics")
+struct SyncEngineObservabilityTests {
+    @Test func aCycleLogsEachOperationAndCountsItInMetrics() async throws {
+        try await SyncHarness.with { harness in
+            let log = CapturedLog()
+            let metrics = TestMetrics()
+            let clock = ManualSyncClock()
+            let context = try await SyncContext(
+                store: try SQLiteStore(path: harness.directory.newDatabasePath()), client: SyncClient(url: harness.url))
+            let todos = try await context.table(TodoItem.self)
+            let engine = SyncEngine(
+                context: context, definitions: [SyncDefinition(todos, queryId: "all")],
+                configuration: SyncEngineConfiguration(retry: RetryPolicy(maxAttempts: 2)), clock: clock,
+                random: { 0.5 }, logger: log.logger(), metricsFactory: metrics)
+            try await todos.insert(TodoItem(id: "good", text: "one"))
+            try await todos.insert(TodoItem(id: "bad", text: "two"))
+            try await harness.controls.addFault(
+                FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 2, action: .respond(status: 400)))
+            _ = try await harness.controls.seed(
+                table: "TodoItem", items: (0..<3).map { ["id": .string("s\($0)"), "text": "x", "complete": false] })
+
+            await engine.syncNow()
+
+            let pushedOperationId = try #require(try await context.pendingOperations().first?.id)  // the dead one
+            let lines = log.lines
+            #expect(lines.contains { $0.message == "operation pushed" && $0.level == .debug })
+            let dead = try #require(lines.first { $0.message.hasPrefix("operation dead-lettered") })
+            #expect(dead.level == .warning && dead.metadata["operation"] == pushedOperationId)
+            #expect(dead.metadata["status"] == "400")
+            #expect(lines.contains { $0.message == "sync engine state: syncing (pushing)" && $0.level == .info })
+            #expect(lines.contains { $0.message == "sync engine state: idle" })
+
+            #expect(try metrics.expectCounter("synctables_operations_pushed_total").totalValue == 1)
+            #expect(try metrics.expectCounter("synctables_operations_failed_total").totalValue == 1)
+            #expect(try metrics.expectCounter("synctables_operations_dead_lettered_total").totalValue == 1)
+            let pulled = try metrics.expectCounter("synctables_rows_pulled_total").totalValue
+            // s0, s1, s2 and the pushed 'good', and the boundary record the incremental pull reads again.
+            #expect(pulled == 5)
+            #expect(try metrics.expectGauge("synctables_pending_operations").lastValue == 1)
+            #expect(try metrics.expectGauge("synctables_dead_operations").lastValue == 1)
+            #expect(try metrics.expectTimer("synctables_cycle_duration").values.count == 1)
+            #expect(try metrics.expectTimer("synctables_push_duration").values.count == 1)
+            #expect(try metrics.expectTimer("synctables_pull_duration").values.count == 1)
+
+            let status = engine.status
+            #expect(status.pendingOperations == 1 && status.deadOperations == 1)
+            #expect(status.lastSuccessfulPush == clock.now() && status.lastSuccessfulPull == clock.now())
+            clock.advance(by: .seconds(90))
+            await engine.syncNow()
+            let age = try #require(try metrics.expectGauge("synctables_oldest_pending_operation_age_seconds").lastValue)
+            #expect(age > 89 && age < 120)  // created just after the clock started
+        }
+    }
+
+    @Test func theStateStreamShowsSyncingThenBackoffThenIdleAndStopped() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await EngineDevice.make(harness)
+            let recorder = StateRecorder(device.engine.states)
+            try await harness.controls.addFault(
+                FaultRule(path: "/tables/", matchesPrefix: true, occurrence: 1, action: .dropConnection))
+            try await device.todos.insert(TodoItem(id: "a", text: "one"))
+
+            await device.engine.syncNow()
+            device.clock.advance(by: .seconds(60))
+            await device.engine.syncNow()
+            await device.engine.stop()
+
+            let states = await recorder.until { $0 == .stopped }
+            let backoff = device.clock.now().addingTimeInterval(-60 + 5)  // base 10 s × jitter 0.5
+            #expect(
+                states == [
+                    .idle, .syncing(.pushing), .backoff(until: backoff), .syncing(.pushing),
+                    .syncing(.pulling(table: "TodoItem")), .syncing(.pulling(table: "Note")), .idle, .stopped,
+                ])
+        }
+    }
+
+    @Test func theStatusFollowsLocalWritesWhileTheEngineRuns() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await EngineDevice.make(harness)
+            await device.engine.start()
+            try await device.waitForState { $0 == .idle }
+            let statuses = device.engine.statuses
+
+            try await device.todos.insert(TodoItem(id: "a", text: "one"))
+
+            for await status in statuses where status.pendingOperations == 1 {
+                #expect(status.oldestPendingOperationDate != nil)
+                break
+            }
+            await device.engine.stop()
+        }
+    }
+}
+
+/// Collects a state stream until a condition holds.
+actor StateRecorder {
+    private var states: [SyncEngineState] = []
+    private var task: Task<Void, Never>?
+    private var waiters:
+        [(condition: @Sendable (SyncEngineState) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(_ stream: AsyncStream<SyncEngineState>) {
+        task = nil
+        Task { await self.consume(stream) }
+    }
+
+    private func consume(_ stream: AsyncStream<SyncEngineState>) async {
+        for await state in stream {
+            states.append(state)
+            let (ready, waiting) = waiters.partitioned { $0.condition(state) }
+            waiters = waiting
+            for waiter in ready { waiter.continuation.resume() }
+        }
+    }
+
+    /// The states seen until one satisfies `condition` (that one included).
+    func until(_ condition: @escaping @Sendable (SyncEngineState) -> Bool) async -> [SyncEngineState] {
+        if !states.contains(where: condition) {
+            await withCheckedContinuation { waiters.append((condition, $0)) }
+        }
+        return states
+    }
+}
+
+extension Array {
+    fileprivate func partitioned(_ belongs: (Element) -> Bool) -> ([Element], [Element]) {
+        (filter(belongs), filter { !belongs($0) })
+    }
+}
