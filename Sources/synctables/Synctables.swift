@@ -6,7 +6,8 @@ import SyncTables
 struct Synctables: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synctables",
-        abstract: "Inspect and maintain a SyncTables store: status, queue, errors, push, pull and purge.",
+        abstract:
+            "Inspect and maintain a SyncTables store: status, queue, errors, dead operations, push, pull and purge.",
         discussion: """
             Every command takes --store PATH and prints text, or one JSON object with --json. \
             Errors are one line on stderr.
@@ -14,8 +15,8 @@ struct Synctables: AsyncParsableCommand {
             \(ExitStatus.helpTable)
             """,
         subcommands: [
-            StatusCommand.self, QueueCommand.self, ErrorsCommand.self, PushCommand.self, PullCommand.self,
-            PurgeCommand.self,
+            StatusCommand.self, QueueCommand.self, ErrorsCommand.self, DeadCommand.self, PushCommand.self,
+            PullCommand.self, PurgeCommand.self,
         ]
     )
 
