@@ -66,7 +66,7 @@ public actor SyncEngine {
     ///   - clock: The time source; ``ManualSyncClock`` in tests.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
     ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
-    ///     operation and page (debug, with the operation id as `operation` metadata).
+    ///     operation and pull (debug, with the operation id as `operation` metadata).
     ///   - metricsFactory: Where its metrics go (see the table in the "Sync engine" article); by default the
     ///     backend the app bootstrapped.
     public init(

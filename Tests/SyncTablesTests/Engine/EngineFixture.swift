@@ -22,7 +22,8 @@ struct EngineDevice {
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(
             retry: RetryPolicy(baseDelay: .seconds(10), maximumDelay: .seconds(600), maxAttempts: 3),
             breakerThreshold: 3, breakerCooldown: .seconds(120)),
-        token: TokenBox? = nil
+        token: TokenBox? = nil,
+        conflictPolicy: ConflictPolicy = .manual
     ) async throws -> EngineDevice {
         let path = path ?? harness.directory.newDatabasePath()
         var decorator: (@Sendable (inout TransportRequest) async throws -> Void)?
@@ -30,7 +31,8 @@ struct EngineDevice {
             decorator = { request in request.headers["X-ZUMO-AUTH"] = token.value }
         }
         let client = SyncClient(url: harness.url, requestDecorator: decorator)
-        let context = try await SyncContext(store: try SQLiteStore(path: path), client: client)
+        let context = try await SyncContext(
+            store: try SQLiteStore(path: path), client: client, conflictPolicy: conflictPolicy)
         let todos = try await context.table(TodoItem.self)
         let notes = try await context.table(JSONObject.self, named: "Note")
         let engine = SyncEngine(
