@@ -31,6 +31,15 @@ struct SyncSuites {
                     headers: ["Content-Type": "application/json"],
                     body: try BenchTodo.make(index, runTag: "r").jsonObject().jsonBytes)
             }
+            let engineSeconds = try await pushThroughEngine(
+                operations: operations, client: client, directory: directory)
+            reporter.report(
+                BenchResult(
+                    suite: "push", name: "push \(operations) queued inserts through SyncEngine.syncNow()",
+                    unit: "operations/s", value: Double(operations) / engineSeconds,
+                    baseline: Double(summary?.pushedOperations ?? 0) / seconds, count: operations,
+                    seconds: engineSeconds, note: "baseline: the direct context.push() above, same run"))
+
             let (baselineSeconds, latency) = try await TimedRequests(client: client).run(posts, expecting: 201)
             reporter.report(
                 BenchResult(
@@ -45,6 +54,24 @@ struct SyncSuites {
             throw error
         }
         try await harness.stop()
+    }
+
+    /// Queues the same inserts in a new store and times one engine cycle that pushes them.
+    private func pushThroughEngine(operations: Int, client: SyncClient, directory: TemporaryDirectory) async throws
+        -> Double
+    {
+        let context = try await SyncContext(
+            store: try SQLiteStore(path: directory.file("push-engine.sqlite")), client: client)
+        let table = try await context.table(BenchTodo.self, named: "pushengine")
+        try await table.insert(contentsOf: (0..<operations).map { BenchTodo.make($0, runTag: "e") })
+        let engine = SyncEngine(context: context, definitions: [])
+        var report: SyncCycleReport?
+        let seconds = try await Stopwatch.time { report = await engine.syncNow(reason: "benchmark") }
+        try await context.close()
+        guard report?.pushedOperations == operations else {
+            throw BenchError.unexpected("the engine pushed \(report?.pushedOperations ?? 0) of \(operations)")
+        }
+        return seconds
     }
 
     // MARK: Pull
@@ -95,6 +122,24 @@ struct SyncSuites {
         }
         let peak = ProcessMemory.peakResidentMiB()
         try await context.close()
+
+        let engineContext = try await SyncContext(
+            store: try SQLiteStore(path: directory.file("pull-engine-\(pageSize).sqlite")), client: client)
+        let engineTable = try await engineContext.table(BenchTodo.self, named: "pulltodo")
+        let engine = SyncEngine(
+            context: engineContext,
+            definitions: [SyncDefinition(engineTable, queryId: "all", pullOptions: PullOptions(pageSize: pageSize))])
+        var engineReport: SyncCycleReport?
+        let engineSeconds = try await Stopwatch.time { engineReport = await engine.syncNow(reason: "benchmark") }
+        try await engineContext.close()
+        let engineReceived = engineReport?.pulls.first?.summary.received ?? 0
+        reporter.report(
+            BenchResult(
+                suite: "pull",
+                name: "incremental pull of \(rows) rows through SyncEngine.syncNow(), page size \(pageSize)",
+                unit: "rows/s", value: Double(engineReceived) / engineSeconds,
+                baseline: Double(summary.received) / seconds, count: engineReceived, seconds: engineSeconds,
+                note: "baseline: the direct table.pull(queryId:) just before, same run"))
 
         // Baseline: the raw GET loop over the same pages, each row inserted raw (one transaction per page).
         let raw = try RawSQLite(
