@@ -7,7 +7,10 @@ import SyncTables
 /// ```
 /// sync-crash-child push <server-url> <database-path> <table>...
 /// sync-crash-child pull <server-url> <database-path> <table> <query-id> <page-size>
+/// sync-crash-child engine <server-url> <database-path> <table>
 /// ```
+///
+/// `engine` starts a ``SyncEngine`` syncing the table and runs until it is killed.
 ///
 /// It exits 0 when the sync finished and 1, with the error on standard error, when it failed.
 @main
@@ -36,6 +39,11 @@ struct CrashChild {
             guard let pageSize = Int(values[2]) else { throw Usage.invalid(arguments) }
             let table = try await context.table(JSONObject.self, named: values[0])
             try await table.pull(queryId: values[1], options: PullOptions(pageSize: pageSize))
+        case "engine" where tables.count == 1:
+            let table = try await context.table(JSONObject.self, named: tables[tables.startIndex])
+            let engine = SyncEngine(context: context, definitions: [SyncDefinition(table)])
+            await engine.start()
+            while true { try await Task.sleep(for: .seconds(60)) }
         default:
             throw Usage.invalid(arguments)
         }
@@ -49,7 +57,7 @@ enum Usage: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .invalid(let arguments):
-            "unexpected arguments \(arguments); usage: push <url> <db> <table>... | pull <url> <db> <table> <query-id> <page-size>"
+            "unexpected arguments \(arguments); usage: push <url> <db> <table>... | pull <url> <db> <table> <query-id> <page-size> | engine <url> <db> <table>"
         }
     }
 }
