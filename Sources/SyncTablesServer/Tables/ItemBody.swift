@@ -37,7 +37,7 @@ enum ItemBody {
         }
     }
 
-    /// Checks an id against the shared ``ItemID`` rules; a broken rule is a 400 naming it.
+    /// Checks an id against the shared `ItemID` rules; a broken rule is a 400 naming it.
     static func validatedID(_ id: String) throws(ServerError) -> String {
         do {
             try ItemID.validate(id)
