@@ -48,6 +48,8 @@ let package = Package(
         // Child processes in the tests and benchmarks (posix_spawn); FilePath for its API.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // `swift package generate-documentation` (DocC); a command plugin, never linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: C engines (exactly one is linked per build)

@@ -7,7 +7,7 @@ import SyncTables
 import UnixSignals
 
 /// The reference backend: the Azure Mobile Apps table protocol v2 over HTTP, on Hummingbird, storing in a
-/// ``LocalStore``.
+/// `LocalStore`.
 ///
 /// Embed it in tests (ephemeral port, in-memory store) or run it with the `sync-server` command.
 ///

@@ -1,6 +1,6 @@
 import SyncTables
 
-/// One named behaviour every ``LocalStore`` must have, runnable from any test framework.
+/// One named behaviour every `LocalStore` must have, runnable from any test framework.
 ///
 /// A check receives a factory and asks it for as many fresh, empty stores as it needs.
 ///

@@ -1,6 +1,6 @@
 import SyncTables
 
-/// The behaviours every ``LocalStore`` must have; `SQLiteStore`, `EncryptedSQLiteStore` and `MemoryStore`
+/// The behaviours every `LocalStore` must have; `SQLiteStore`, `EncryptedSQLiteStore` and `MemoryStore`
 /// all pass them, and a third-party store can run them from its own tests.
 ///
 /// The suite has no test framework dependency: each ``StoreConformanceCheck`` is a named async closure.

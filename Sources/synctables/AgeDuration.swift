@@ -20,6 +20,15 @@ struct AgeDuration: ExpressibleByArgument, Sendable, CustomStringConvertible {
 
     static var defaultValueDescription: String { "30d" }
 
+    /// Parses `--older-than`, naming the accepted units when the text is not an age.
+    static func parse(_ argument: String) throws -> AgeDuration {
+        guard let age = AgeDuration(argument: argument) else {
+            throw ValidationError(
+                "write a number and a unit: s (seconds), m (minutes), h (hours), d (days) or w (weeks), e.g. 30d")
+        }
+        return age
+    }
+
     /// The instant `self` before `now`.
     func before(_ now: Date) -> Date {
         now.addingTimeInterval(-TimeInterval(seconds))

@@ -11,7 +11,8 @@ struct CommandFailure: Error, Sendable {
 
     init(_ status: ExitStatus, _ message: String, reportedAsJSON: Bool = false) {
         self.status = status
-        self.message = message
+        // Messages are built from library messages that end with a period; say each period once.
+        self.message = message.withoutDoubledPeriods
         self.reportedAsJSON = reportedAsJSON
     }
 

@@ -11,12 +11,13 @@ struct Output {
         self.quiet = options.quiet
     }
 
-    /// Writes the result in the chosen format.
+    /// Writes the result in the chosen format; an empty text writes nothing (not an empty line).
     func emit(_ object: JSONObject, text: @autoclosure () -> String) {
         if json {
             Self.writeLine(object.jsonString, to: .standardOutput)
         } else if !quiet {
-            Self.writeLine(text(), to: .standardOutput)
+            let text = text()
+            if !text.isEmpty { Self.writeLine(text, to: .standardOutput) }
         }
     }
 

@@ -20,6 +20,13 @@ struct Synctables: AsyncParsableCommand {
         ]
     )
 
+    /// The first argument when it is neither an option nor the name of a subcommand.
+    static func unknownSubcommand(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        return names.contains(first) ? nil : first
+    }
+
     /// Parses `arguments`, runs the command and returns the process's exit code, having reported any failure.
     static func runAndReport(_ arguments: [String]) async -> Int32 {
         let command: any ParsableCommand
@@ -31,7 +38,8 @@ struct Synctables: AsyncParsableCommand {
                 exit(withError: error)
             }
             // ArgumentParser may add hint lines; the first line says what is wrong.
-            let firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid usage"
+            var firstLine = message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid usage"
+            if let unknown = unknownSubcommand(in: arguments) { firstLine = "unknown subcommand '\(unknown)'" }
             Output.writeLine("synctables: error: \(firstLine) (see 'synctables --help')", to: .standardError)
             return ExitStatus.usage.rawValue
         }

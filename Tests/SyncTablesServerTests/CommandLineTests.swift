@@ -1,5 +1,6 @@
 import Foundation
 import Subprocess
+import SyncTablesServer
 import SystemPackage
 import Testing
 
@@ -52,6 +53,64 @@ struct CommandLineTests {
                 .path(FilePath(binary.path)), arguments: Arguments(arguments + ["--in-memory"]), output: .discarded,
                 error: .discarded)
             #expect(!result.terminationStatus.isSuccess, "\(arguments)")
+        }
+    }
+
+    @Test("--log-requests logs each request with its query string", .timeLimit(.minutes(1)))
+    func logRequestsShowsTheQueryString() async throws {
+        let binary = executable
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileDescriptor.open(
+            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
+        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+
+        // Given a server started with --log-requests
+        let result = try await Subprocess.run(
+            .path(FilePath(binary.path)), arguments: ["--port", "0", "--in-memory", "--log-requests"], input: .none,
+            output: .fileDescriptor(output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+        ) { execution in
+            do {
+                // When a client reads a table with query options
+                let port = try await Self.waitForPort(in: log)
+                let status = try await ServerHarnessClient(port: port).get("/tables/todo?$top=1&__includeDeleted=true")
+                #expect(status == 200)
+                try execution.send(signal: .interrupt)
+            } catch {
+                try? execution.send(signal: .kill)
+                throw error
+            }
+        }
+
+        // Then the request's log line shows the path with its query string
+        #expect(result.terminationStatus == .exited(0))
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("GET /tables/todo?$top=1&__includeDeleted=true 200"), "\(text)")
+    }
+
+    @Test("sync-server on a port in use says so in one line naming the port and exits 1")
+    func portInUseIsOneLine() async throws {
+        let binary = executable
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
+        // Given a server already listening on a port
+        let blocker = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
+        try await blocker.start()
+        try await blocker.stopping {
+            let port = try #require(blocker.port)
+
+            // When sync-server is started on the same port
+            let result = try await Subprocess.run(
+                .path(FilePath(binary.path)), arguments: ["--port", "\(port)", "--in-memory"], input: .none,
+                output: .string(limit: 1 << 20), error: .string(limit: 1 << 20))
+
+            // Then it exits 1 with one line that names the port
+            #expect(result.terminationStatus == .exited(1))
+            let lines = result.standardError.split(separator: "\n").map(String.init)
+            #expect(lines.count == 1, "\(lines)")
+            #expect(lines.first?.contains("port \(port) is in use") == true, "\(lines)")
+            #expect(result.standardOutput.isEmpty)
         }
     }
 

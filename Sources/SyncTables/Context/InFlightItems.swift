@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Push adds an item inside the store transaction that claims its operation, and a local write checks
 /// inside its own transaction: store transactions run one at a time, so a local write either commits
-/// before the claim (and is sent) or sees the item in flight, rolls back and waits (PROTOCOL §3.5).
+/// before the claim (and is sent) or sees the item in flight, rolls back and waits.
 final class InFlightItems: Sendable {
     private let keys = LockedState<Set<String>>([])
 

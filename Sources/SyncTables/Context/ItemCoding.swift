@@ -3,7 +3,7 @@
 /// `JSONObject` passes through untouched; other types go through `JSONValueEncoder`/`JSONValueDecoder`
 /// (dates as ISO-8601 with milliseconds) and must encode to a JSON object.
 enum ItemCoding {
-    /// The system properties a local write never stores from the app's item (PROTOCOL §2.4).
+    /// The system properties a local write never stores from the app's item.
     static let serverOwnedProperties = ["createdAt", "updatedAt", "deleted"]
 
     /// The JSON object for `item`, and the top-level properties that were encoded from `Date`s.

@@ -1,5 +1,5 @@
 // One sync action (push, pull, purge) at a time per context, and no local write to an item while its
-// operation is on the wire: PROTOCOL §4.1 and §3.5. The waiters are actor state, so waiting is just
+// operation is on the wire. The waiters are actor state, so waiting is just
 // suspension; the in-flight set is locked, because push fills it inside a store transaction.
 
 extension SyncContext {

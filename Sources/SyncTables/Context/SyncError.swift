@@ -11,14 +11,14 @@
 /// }
 /// ```
 public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The item id is not valid (PROTOCOL §1.4): empty where one is required, only whitespace, longer
+    /// The item id is not valid: empty where one is required, only whitespace, longer
     /// than 255 characters, containing control characters or one of `" + ? \ / ``, or `.` / `..`.
     case invalidItemID(String, reason: String)
     /// The item type does not encode to a JSON object (e.g. it encodes a single value or an array).
     case itemNotObject(type: String)
     /// An insert used an id that already exists in the local table (also when the row came from a pull).
     case duplicateInsert(table: String, id: String)
-    /// The write cannot be combined with the operation already queued for the item (PROTOCOL §3.4),
+    /// The write cannot be combined with the operation already queued for the item,
     /// e.g. an update of an item whose delete is pending.
     case pendingOperationConflict(table: String, id: String, existing: OperationKind, attempted: OperationKind)
     /// The table has pending operations, so the request (purge, pull) would lose or overwrite local changes.
@@ -55,7 +55,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case underlying(String)
 
     /// A message for logs and users, naming what failed and how to fix it.
-    public var description: String {
+    public var description: String { sentences.withoutDoubledPeriods }
+
+    private var sentences: String {
         switch self {
         case .invalidItemID(let id, let reason):
             return "Invalid item id \(quoted(id)): \(reason). Use a non-empty string of at most 255 characters "

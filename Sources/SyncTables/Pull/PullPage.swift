@@ -1,5 +1,5 @@
 /// One page of server records applied to the local table in one transaction, with the pull's token
-/// (PROTOCOL §5.6): records with a pending local operation are skipped, `deleted: true` deletes.
+///: records with a pending local operation are skipped, `deleted: true` deletes.
 struct PullPage: Sendable {
     let table: String
     let records: [JSONObject]

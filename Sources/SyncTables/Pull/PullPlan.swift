@@ -1,6 +1,6 @@
 import Foundation
 
-/// A pull's arguments, validated before any I/O (PROTOCOL §5.2), and the requests they lead to (§5.4).
+/// A pull's arguments, validated before any I/O, and the requests they lead to.
 struct PullPlan: Sendable {
     let table: String
     let pageSize: Int

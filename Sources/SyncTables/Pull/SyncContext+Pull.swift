@@ -1,7 +1,7 @@
 import Foundation
 
-// Pull (PROTOCOL §5): validate before any I/O, push first when the table is dirty, page with $skip/$top
-// until an empty page, and for a query id keep the `updatedAt ge` watermark of §5.7, committed with
+// Pull: validate before any I/O, push first when the table is dirty, page with $skip/$top
+// until an empty page, and for a query id keep the `updatedAt ge` watermark, committed with
 // each page.
 
 extension SyncContext {
@@ -45,7 +45,7 @@ extension SyncContext {
         }
     }
 
-    /// The vanilla pull of §5.5: `$skip` grows by each page, the user's `$top` caps the total.
+    /// The plain (not incremental) pull: `$skip` grows by each page, the user's `$top` caps the total.
     private func pullFully(_ plan: PullPlan, client: SyncClient) async throws -> PullSummary {
         var summary = PullSummary()
         let maximum = plan.maximumRecords ?? Int.max
@@ -92,7 +92,7 @@ extension SyncContext {
         summary.requests += 1
         while !page.items.isEmpty {
             // Records skipped for pending operations count too, or a lone skipped record at the
-            // watermark would be fetched forever (§5.7).
+            // watermark would be fetched forever.
             let newest = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.init(parsing:)) }.max()
             let advanced = newest.map { $0 > token } ?? false
             let pageToken = advanced ? newest : nil

@@ -1,4 +1,4 @@
-// Purge (PROTOCOL §6.2 with §10.1): local only, never pushes; tokens, operations, errors and rows go in
+// Purge: local only, never pushes; tokens, operations, errors and rows go in
 // one transaction, so a crash can never leave rows deleted behind an advanced token.
 
 extension SyncContext {

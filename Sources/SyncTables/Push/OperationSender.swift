@@ -1,4 +1,4 @@
-/// Turns a queued operation into its HTTP request (PROTOCOL §4.3).
+/// Turns a queued operation into its HTTP request.
 struct OperationSender: Sendable {
     let client: SyncClient
 

@@ -1,6 +1,6 @@
 import Logging
 
-// Push (PROTOCOL §4): the whole queue in sequence order; abort on transport errors and 401, record and
+// Push: the whole queue in sequence order; abort on transport errors and 401, record and
 // continue on other HTTP errors; every state change commits in the store before the next step.
 
 extension SyncContext {

@@ -1,4 +1,4 @@
-// Resolving push errors (PROTOCOL §4.8): each resolution is one transaction guarded by the operation's
+// Resolving push errors: each resolution is one transaction guarded by the operation's
 // edit counter, so resolving a stale error can never overwrite a newer local edit.
 
 extension SyncContext {

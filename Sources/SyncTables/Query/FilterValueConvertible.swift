@@ -2,7 +2,7 @@ import Foundation
 
 /// A Swift value that can stand on the right of a ``Column`` comparison.
 ///
-/// Strings, integers, doubles, booleans, `Date`s, ``JSONValue``s and ``Timestamp``s conform, as do
+/// Strings, integers, doubles, booleans, `Date`s, `JSONValue`s and `Timestamp`s conform, as do
 /// optionals of them (`nil` compares as JSON `null`) and column-like operands themselves.
 ///
 /// ```swift

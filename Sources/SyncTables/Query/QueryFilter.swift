@@ -1,6 +1,6 @@
 /// A condition on the items of a table, built from ``Column`` operators and combined with `&&`, `||` and `!`.
 ///
-/// It wraps the one ``FilterExpression`` tree that local reads, pulls (as OData `$filter`) and purges share.
+/// It wraps the one `FilterExpression` tree that local reads, pulls (as OData `$filter`) and purges share.
 ///
 /// ```swift
 /// let dueSoon = Column("complete") == false && Column("due") < Date().addingTimeInterval(86_400)

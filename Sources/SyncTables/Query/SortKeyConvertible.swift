@@ -1,4 +1,4 @@
-/// Something that can be a key of ``SyncQuery/order(_:)``: a ``Column`` (ascending) or a ``SortDescriptor``.
+/// Something that can be a key of `SyncQuery.order(_:)`: a ``Column`` (ascending) or a `SortDescriptor`.
 ///
 /// ```swift
 /// query.order(Column("priority").descending, Column("text"))

@@ -1,10 +1,10 @@
 extension SyncQuery {
     /// A live query: emits the current result, then the new result after every committed change to the table.
     ///
-    /// Changes are signalled by the context after each local write commits (and, once they exist, after
-    /// pulls, push results and purges). Bursts are coalesced: a slow consumer gets the latest result, not
-    /// one result per write. The stream ends with an error if a read fails, and ends when the context closes
-    /// or the consuming task is cancelled.
+    /// Changes are signalled by the context after each local write commits, and after each pulled page,
+    /// push result, resolution and purge that changes the table. Bursts are coalesced: a slow consumer gets
+    /// the latest result, not one result per write. The stream ends with an error if a read fails, and ends
+    /// when the context closes or the consuming task is cancelled.
     ///
     /// ```swift
     /// for try await open in todos.query().filter(Column("complete") == false).observe() {

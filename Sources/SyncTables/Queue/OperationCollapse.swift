@@ -1,4 +1,4 @@
-/// How a new local action combines with the operation already queued for the same item (PROTOCOL §3.4).
+/// How a new local action combines with the operation already queued for the same item.
 ///
 /// "Keep" leaves the existing operation at its queue position (its edit version goes up); the local row
 /// still receives the new data. Every rejected combination leaves the row and the queue untouched.
@@ -29,7 +29,7 @@ enum OperationCollapse: Equatable {
             return .keepExisting
         case (.insert, .delete):
             // A sent insert may have created the item on the server, so a delete must follow it
-            // there (PROTOCOL §10.1); a 404 for that delete counts as success.
+            // there; a 404 for that delete counts as success.
             let neverSent = existing.state == .pending && existing.attempts == 0
             return neverSent ? .removeExisting : .convertToDelete
         case (.update, .delete):

@@ -1,4 +1,4 @@
-/// Queue building blocks for purge and pull, to run inside their store transactions (PROTOCOL §5.3, §6.2).
+/// Queue building blocks for purge and pull, to run inside their store transactions.
 extension OperationQueue {
     /// The number of operations queued for a table.
     static func count(table: String, in transaction: any StoreTransaction) throws -> Int {

@@ -1,4 +1,4 @@
-/// One queued local change waiting to be pushed: the public, read-only view of a row of `__operations`.
+/// One queued local change waiting to be pushed: the public, read-only view of an operation in the queue.
 ///
 /// ```swift
 /// for operation in try await context.pendingOperations(table: "TodoItem") {

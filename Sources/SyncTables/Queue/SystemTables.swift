@@ -1,9 +1,9 @@
 /// The tables a ``SyncContext`` keeps in its store next to the user's tables, all prefixed `__`.
 ///
-/// - `__operations`: the durable operation queue, one row per item with a pending change
-///   (see ``PendingOperation``), keyed by `<table>|<itemId>` and indexed by `(tableName, itemId)` and
-///   `sequence`. Lookups by operation id (discard, tools) scan instead: they are rare, and one index
-///   less keeps every local write cheaper.
+/// - `__operations`: the durable operation queue of a store that keeps it as JSON rows (the
+///   ``LocalStore`` defaults, ``MemoryStore``), one row per item with a pending change (see
+///   ``PendingOperation``). ``SQLiteStore`` keeps its queue in a relational table of its own,
+///   `__synctables_operations`, instead.
 /// - `__errors`: push errors, one row per failed attempt, scoped by operation and table.
 /// - `__config`: key/value settings: the schema version, delta tokens
 ///   (`deltaToken|<table>|<queryId>`), last pull times (`lastPull|<table>|<queryId>`) and the

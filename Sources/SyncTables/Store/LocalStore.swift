@@ -30,7 +30,7 @@ public protocol LocalStore: Sendable {
     func read(_ query: StoreQuery) async throws -> [JSONObject]
 
     /// The rows matching a query, in its order, each as compact JSON text with sorted keys (the form
-    /// ``JSONObject/jsonBytes`` writes): for passing rows on, as a server does, without decoding them.
+    /// `JSONObject.jsonBytes` writes): for passing rows on, as a server does, without decoding them.
     ///
     /// The default implementation encodes what ``read(_:)`` returns. `SQLiteStore` returns the stored
     /// text as it is, which it wrote in that form; it does not parse it again, so a file edited by hand

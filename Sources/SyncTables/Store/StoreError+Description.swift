@@ -1,6 +1,8 @@
 extension StoreError: CustomStringConvertible {
     /// A sentence a user can act on. Never contains key material: encryption errors name no key.
-    public var description: String {
+    public var description: String { sentences.withoutDoubledPeriods }
+
+    private var sentences: String {
         switch self {
         case .invalidTableName(let name):
             "Invalid table name '\(name)': use a letter or '_', then letters, digits or '_' (at most 128)."

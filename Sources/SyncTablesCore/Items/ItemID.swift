@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules for item ids (PROTOCOL §1.4), shared by the client, the store and the server.
+/// The rules for item ids, shared by the client, the store and the server.
 ///
 /// ```swift
 /// try ItemID.validate("todo-1")      // passes
@@ -92,7 +92,7 @@ public enum ItemID {
     }
 }
 
-/// The rule of PROTOCOL §1.4 that an item id breaks.
+/// The item id rule that an id breaks.
 public enum ItemIDError: Error, Sendable, Hashable {
     /// The id is the empty string.
     case empty

@@ -1,7 +1,7 @@
 /// A filter over the top-level properties of items: the one expression tree behind local queries,
 /// OData `$filter` on the wire, server-side queries, purges and the command line.
 ///
-/// App code builds it with ``Column`` operators; the OData parser builds it from `$filter` text.
+/// App code builds it with `Column` operators (module SyncTables); the OData parser builds it from `$filter` text.
 /// Stores evaluate it with JSON semantics (see the store documentation): comparisons are two-valued,
 /// a comparison involving a missing property or `null` is false unless it tests for `null`.
 public indirect enum FilterExpression: Sendable, Hashable {

@@ -36,7 +36,7 @@
 
         /// A passphrase key from text (its UTF-8 bytes).
         ///
-        /// Throws ``StoreError/invalidKey(reason:)`` for an empty passphrase (SQLCipher would silently
+        /// Throws `StoreError.invalidKey(reason:)` for an empty passphrase (SQLCipher would silently
         /// leave the file unencrypted) and for one written like a raw-key literal `x'…'`.
         public static func passphrase(_ passphrase: String) throws(StoreError) -> EncryptionKey {
             let count = passphrase.utf8.count
@@ -48,7 +48,7 @@
 
         /// A passphrase key from bytes (for example UTF-8 text that you wipe yourself afterwards).
         ///
-        /// Throws ``StoreError/invalidKey(reason:)`` like the text variant.
+        /// Throws `StoreError.invalidKey(reason:)` like the text variant.
         public static func passphrase(bytes: some ContiguousBytes) throws(StoreError) -> EncryptionKey {
             let material = bytes.withUnsafeBytes { source in
                 KeyBuffer(count: source.count) { $0.copyMemory(from: source) }
@@ -58,7 +58,7 @@
 
         /// A raw 256-bit key: exactly ``rawKeyByteCount`` bytes, used without key derivation.
         ///
-        /// Throws ``StoreError/invalidKey(reason:)`` when the key is not 32 bytes long.
+        /// Throws `StoreError.invalidKey(reason:)` when the key is not 32 bytes long.
         public static func raw(_ key: some ContiguousBytes) throws(StoreError) -> EncryptionKey {
             let material: KeyBuffer? = key.withUnsafeBytes { source in
                 guard source.count == rawKeyByteCount else { return nil }

@@ -148,7 +148,7 @@
         /// SQLite's `SQLITE_TRANSIENT`: copy the bound value.
         private static let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-        /// Runs `body`, turning engine errors into ``StoreError``s.
+        /// Runs `body`, turning engine errors into `StoreError`s.
         private static func mappingEngineErrors<Result>(_ body: () throws -> Result) throws -> Result {
             do {
                 return try body()

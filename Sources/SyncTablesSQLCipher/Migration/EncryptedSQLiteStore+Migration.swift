@@ -2,7 +2,7 @@
     import SyncTables
 
     extension EncryptedSQLiteStore {
-        /// Encrypts the plain ``SQLiteStore`` file at `source` into a new encrypted file at `destination`.
+        /// Encrypts the plain `SQLiteStore` file at `source` into a new encrypted file at `destination`.
         ///
         /// Every table is copied with SQLCipher's `sqlcipher_export` — items and the system tables
         /// (`__operations`, `__errors`, `__config`), so pending operations, push errors and pull tokens
@@ -15,9 +15,9 @@
         /// let store = try EncryptedSQLiteStore(path: "todo.db", rawKey: keyBytes)
         /// ```
         ///
-        /// Throws ``StoreError/cannotOpen(path:message:)`` when `destination` already exists,
-        /// ``StoreError/keyRequired`` when `source` is already encrypted, and
-        /// ``StoreError/migrationVerificationFailed(table:expectedRows:actualRows:)`` when the read-back
+        /// Throws `StoreError.cannotOpen(path:message:)` when `destination` already exists,
+        /// `StoreError.keyRequired` when `source` is already encrypted, and
+        /// `StoreError.migrationVerificationFailed(table:expectedRows:actualRows:)` when the read-back
         /// differs (then nothing is left at `destination`).
         ///
         /// - Returns: The row count of every table copied.
@@ -31,7 +31,7 @@
         /// Decrypts the encrypted database at `source` into a new plain SQLite file at `destination`.
         ///
         /// The reverse of ``encryptPlainDatabase(at:to:key:)``, verified the same way. Throws
-        /// ``StoreError/wrongKey`` when `key` does not open `source`.
+        /// `StoreError.wrongKey` when `key` does not open `source`.
         ///
         /// - Returns: The row count of every table copied.
         @discardableResult

@@ -25,8 +25,8 @@
 
         /// Keys a new connection, applies the settings and proves the key by reading the schema.
         ///
-        /// Throws ``StoreError/wrongKey``, ``StoreError/notEncrypted``, ``StoreError/truncated(message:)``
-        /// or ``StoreError/corrupt(message:)`` when the file cannot be read with this key; nothing has been
+        /// Throws `StoreError.wrongKey`, `StoreError.notEncrypted`, `StoreError.truncated(message:)`
+        /// or `StoreError.corrupt(message:)` when the file cannot be read with this key; nothing has been
         /// written by then.
         static func unlock(_ database: Database, key: EncryptionKey, path: String, cacheSize: Bool = true) throws {
             try apply(key, to: database, schema: nil)

@@ -2,13 +2,13 @@
     import Foundation
     import SyncTables
 
-    /// A ``SQLiteStore`` whose file is encrypted with SQLCipher: every page is AES-256 encrypted and
+    /// A `SQLiteStore` whose file is encrypted with SQLCipher: every page is AES-256 encrypted and
     /// authenticated, so the file reveals nothing without the key.
     ///
     /// Available when the package is built with the `SQLCipher` trait. The key is given to SQLCipher
     /// before any other statement and proven at once by reading the schema, so a wrong key fails in the
-    /// initializer with ``StoreError/wrongKey`` — and nothing is ever written to a file that did not open.
-    /// Everything else (tables, queries, transactions, WAL journal, durability) is ``SQLiteStore``'s.
+    /// initializer with `StoreError.wrongKey` — and nothing is ever written to a file that did not open.
+    /// Everything else (tables, queries, transactions, WAL journal, durability) is `SQLiteStore`'s.
     ///
     /// ```swift
     /// import SyncTablesSQLCipher
@@ -18,7 +18,7 @@
     /// let context = try await SyncContext(store: store, client: client)
     /// ```
     ///
-    /// The store shares the inner ``SQLiteStore``'s thread: a call hops to that thread once, as with a
+    /// The store shares the inner `SQLiteStore`'s thread: a call hops to that thread once, as with a
     /// plain store.
     public actor EncryptedSQLiteStore: LocalStore, DedicatedThreadStore {
         private let store: SQLiteStore
@@ -31,7 +31,7 @@
             store.unownedExecutor
         }
 
-        /// The store's own thread as a task executor; see ``LocalStore/preferredTaskExecutor``.
+        /// The store's own thread as a task executor; see `LocalStore.preferredTaskExecutor`.
         public nonisolated var preferredTaskExecutor: (any TaskExecutor)? {
             store.preferredTaskExecutor
         }
@@ -43,10 +43,10 @@
         /// A Swift `String` cannot be wiped from memory: ``init(path:passphrase:configuration:)`` takes bytes
         /// you can clear yourself.
         ///
-        /// Throws ``StoreError/wrongKey`` when the key does not open the file, ``StoreError/notEncrypted``
-        /// for a plain SQLite file, ``StoreError/truncated(message:)`` for a file cut short,
-        /// ``StoreError/corrupt(message:)`` for a file that is not a database, and
-        /// ``StoreError/invalidKey(reason:)`` for an empty passphrase. The file is unchanged after any of
+        /// Throws `StoreError.wrongKey` when the key does not open the file, `StoreError.notEncrypted`
+        /// for a plain SQLite file, `StoreError.truncated(message:)` for a file cut short,
+        /// `StoreError.corrupt(message:)` for a file that is not a database, and
+        /// `StoreError.invalidKey(reason:)` for an empty passphrase. The file is unchanged after any of
         /// them.
         public init(path: String, key: String, configuration: SQLiteStore.Configuration = .init()) throws {
             try self.init(path: path, key: EncryptionKey.passphrase(key), configuration: configuration)
@@ -65,7 +65,7 @@
         /// Opens (or creates) the encrypted database at `path` with a raw 256-bit key (exactly 32 bytes).
         ///
         /// No key derivation runs, so opening takes well under a millisecond. Throws
-        /// ``StoreError/invalidKey(reason:)`` when the key is not 32 bytes, otherwise like the
+        /// `StoreError.invalidKey(reason:)` when the key is not 32 bytes, otherwise like the
         /// passphrase initializer.
         public init(
             path: String, rawKey: some ContiguousBytes, configuration: SQLiteStore.Configuration = .init()
@@ -114,7 +114,7 @@
             try await store.read(query)
         }
 
-        /// The rows matching a query as their stored JSON text (see ``LocalStore/readJSON(_:)``).
+        /// The rows matching a query as their stored JSON text (see `LocalStore.readJSON(_:)`).
         public func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
             try await store.readJSON(query)
         }
@@ -126,7 +126,7 @@
 
         /// The row with this id, or `nil`.
         ///
-        /// Nonisolated like ``SQLiteStore``'s, so a lookup it can answer on the caller's thread stays there.
+        /// Nonisolated like `SQLiteStore`'s, so a lookup it can answer on the caller's thread stays there.
         public nonisolated func lookup(table: String, id: String) async throws -> JSONObject? {
             try await store.lookup(table: table, id: id)
         }
@@ -138,7 +138,7 @@
             try await store.write(body)
         }
 
-        /// Closes the database; later calls throw ``StoreError/closed``.
+        /// Closes the database; later calls throw `StoreError.closed`.
         public func close() async throws {
             try await store.close()
         }

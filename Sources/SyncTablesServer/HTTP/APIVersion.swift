@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// The `ZUMO-API-VERSION` check of PROTOCOL §1.2: any `2.0.x`, from the header or the `zumo-api-version` query
+/// The `ZUMO-API-VERSION` check: any `2.0.x`, from the header or the `zumo-api-version` query
 /// parameter (name matched case-insensitively).
 enum APIVersion {
     /// The exact message the reference server sends.

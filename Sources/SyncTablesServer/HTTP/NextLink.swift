@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 
-/// Builds the `Link` header of a partial query page (PROTOCOL §1.7): the same absolute URL with
+/// Builds the `Link` header of a partial query page: the same absolute URL with
 /// `$top = top - n` and `$skip = skip + n`, every other parameter kept as sent, written without angle brackets.
 enum NextLink {
     /// The header value, or `nil` when the page answered everything the client asked for.

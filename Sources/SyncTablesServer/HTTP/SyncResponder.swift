@@ -31,7 +31,8 @@ struct SyncResponder: HTTPResponder {
         if configuration.logRequests {
             let elapsed = ContinuousClock.now - started
             let status = outcome.isDrop ? "dropped" : "\(response.status.code)"
-            context.logger.info("\(request.method) \(request.uri.path) \(status) \(elapsed)")
+            let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+            context.logger.info("\(request.method) \(target) \(status) \(elapsed)")
         }
         return response
     }

@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 import SyncTables
 
-/// The verbs of `/tables/{table}` and `/tables/{table}/{id}` (PROTOCOL §1.1).
+/// The verbs of `/tables/{table}` and `/tables/{table}/{id}`.
 struct TableRoutes {
     let configuration: SyncServerConfiguration
     let tables: TableService

@@ -1,6 +1,6 @@
 import SyncTables
 
-/// The rules for item bodies and ids that clients send (PROTOCOL §1.4).
+/// The rules for item bodies and ids that clients send.
 enum ItemBody {
     /// System properties a client may never write, compared case-insensitively.
     static let reservedProperties = ["createdAt", "updatedAt", "deleted"]
@@ -37,7 +37,7 @@ enum ItemBody {
         }
     }
 
-    /// Checks an id against PROTOCOL §1.4 (the shared ``ItemID`` rules); a broken rule is a 400 naming it.
+    /// Checks an id against the shared `ItemID` rules; a broken rule is a 400 naming it.
     static func validatedID(_ id: String) throws(ServerError) -> String {
         do {
             try ItemID.validate(id)

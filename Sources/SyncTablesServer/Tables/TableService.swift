@@ -1,7 +1,7 @@
 import Foundation
 import SyncTables
 
-/// The table operations of the protocol on top of a ``LocalStore``: one store transaction per request, so
+/// The table operations of the protocol on top of a `LocalStore`: one store transaction per request, so
 /// every read-check-write is atomic and concurrent clients lose nothing.
 struct TableService: Sendable {
     let store: any LocalStore

@@ -25,9 +25,17 @@ struct ErrorsCommand: AsyncParsableCommand {
         ]
     }
 
-    static func text(_ error: TableOperationError) -> String {
-        "\(error.id)  \(error.table)  \(error.itemId)  \(error.kind)  "
-            + "\(error.status.map { "HTTP \($0)" } ?? "no response")  \(error.message ?? "")"
+    /// The errors as a table with a header row.
+    static func text(_ errors: [TableOperationError]) -> String {
+        TextTable(
+            header: ["ID", "TABLE", "ITEM ID", "KIND", "STATUS", "MESSAGE"],
+            rows: errors.map { error in
+                [
+                    error.id, error.table, error.itemId, "\(error.kind)",
+                    error.status.map { "HTTP \($0)" } ?? "no response", error.message ?? "",
+                ]
+            }
+        ).text
     }
 }
 
@@ -47,7 +55,7 @@ struct ErrorsListCommand: AsyncParsableCommand {
         try await reportingFailures(options) {
             let errors = try await StoreSession.with(options) { try await $0.context.pushErrors(table: table) }
             let json: JSONObject = ["errors": .array(errors.map { .object(ErrorsCommand.json($0)) })]
-            let text = errors.isEmpty ? "no push errors" : errors.map(ErrorsCommand.text).joined(separator: "\n")
+            let text = errors.isEmpty ? "no push errors" : ErrorsCommand.text(errors)
             Output(options).emit(json, text: text)
         }
     }

@@ -30,7 +30,9 @@ struct PurgeCommand: AsyncParsableCommand {
     @Flag(help: "Purge every table whose last successful pull is older than --older-than.")
     var stale = false
 
-    @Option(help: ArgumentHelp("The age that makes a table stale: 30d, 12h, 90m, 45s, 2w.", valueName: "age"))
+    @Option(
+        help: ArgumentHelp("The age that makes a table stale: 30d, 12h, 90m, 45s, 2w.", valueName: "age"),
+        transform: AgeDuration.parse)
     var olderThan: AgeDuration?
 
     @Flag(help: "Also discard pending operations and push errors of the purged rows.")

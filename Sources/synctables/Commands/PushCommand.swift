@@ -39,7 +39,7 @@ struct PushCommand: AsyncParsableCommand {
                         Self.json(
                             status: failure.status, pushed: pushed, resolved: 0, errors: failure.errors,
                             reason: failure.reason),
-                        text: failure.errors.map(ErrorsCommand.text).joined(separator: "\n"))
+                        text: failure.errors.isEmpty ? "" : ErrorsCommand.text(failure.errors))
                     throw CommandFailure(
                         CommandFailure.status(of: failure.status), Self.message(failure),
                         reportedAsJSON: options.json)

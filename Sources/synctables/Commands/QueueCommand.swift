@@ -22,9 +22,12 @@ struct QueueCommand: AsyncParsableCommand {
             let text =
                 operations.isEmpty
                 ? "no pending operations"
-                : operations.map {
-                    "\($0.sequence)  \($0.kind)  \($0.table)  \($0.itemId)  \($0.state)  \($0.attempts) attempt(s)"
-                }.joined(separator: "\n")
+                : TextTable(
+                    header: ["SEQUENCE", "KIND", "TABLE", "ITEM ID", "STATE", "ATTEMPTS"],
+                    rows: operations.map {
+                        ["\($0.sequence)", "\($0.kind)", $0.table, $0.itemId, "\($0.state)", "\($0.attempts)"]
+                    }
+                ).text
             Output(options).emit(json, text: text)
         }
     }

@@ -196,4 +196,18 @@ struct ServerHarnessClient {
         )
         return Int(try await client.execute(request).status.code)
     }
+
+    /// GETs a path (with its query string) with the protocol version header and returns the status.
+    func get(_ pathAndQuery: String) async throws -> Int {
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+        client.connect()
+        defer { Task { try? await client.shutdown() } }
+        let request = TestClient.Request(
+            pathAndQuery,
+            method: .get,
+            authority: "127.0.0.1:\(port)",
+            headers: [HTTPField.Name("ZUMO-API-VERSION")!: "2.0.0"]
+        )
+        return Int(try await client.execute(request).status.code)
+    }
 }

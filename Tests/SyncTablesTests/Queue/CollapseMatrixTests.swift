@@ -3,7 +3,7 @@ import Testing
 
 @testable import SyncTables
 
-/// Every cell of the collapse matrix (PROTOCOL §3.4 with the choices of §10.1), on every store.
+/// Every cell of the collapse matrix, on every store.
 @Suite("Collapse matrix")
 struct CollapseMatrixTests {
     // MARK: No operation queued

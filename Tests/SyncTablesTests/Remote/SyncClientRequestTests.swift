@@ -19,7 +19,7 @@ struct SyncClientRequestTests {
             // When it queries as offline sync, incrementally
             _ = try await client.query(table: "todo", query: TableQuery(), features: [.incrementalPull, .offline])
 
-            // Then the request carries every header of PROTOCOL §1.2
+            // Then the request carries every header the protocol requires
             let request = try #require(server.requests.first)
             #expect(request.header("ZUMO-API-VERSION") == "2.0.0")
             #expect(request.header("X-ZUMO-FEATURES") == "OL,IP")

@@ -131,7 +131,7 @@ struct PushTests {
 
             let failure = try await #require(throws: PushFailure.self) { try await second.context.push() }
 
-            let requests = try await harness.takeRequests()  // §10.4 trace B
+            let requests = try await harness.takeRequests()  // trace B
             #expect(requests.map { "\($0.method) \($0.path)" } == ["PATCH /tables/TodoItem/a"])
             #expect(requests.first?.header("If-Match") == "\"\(known)\"")
             #expect(requests.first?.bodyKeys == ["id", "text", "complete"])
@@ -233,7 +233,7 @@ struct PushTests {
 
             let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
 
-            // §10.4 trace E: a, then b dropped (libcurl's one resend on a fresh connection is dropped too).
+            // trace E: a, then b dropped (libcurl's one resend on a fresh connection is dropped too).
             let requests = try await harness.takeRequests()
             #expect(
                 requests.map { "\($0.method) \($0.path) \($0.bodyID ?? "")" } == [

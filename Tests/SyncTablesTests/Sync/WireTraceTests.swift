@@ -3,12 +3,12 @@ import SyncTables
 import SyncTablesServer
 import Testing
 
-/// Exact wire traces of PROTOCOL §10.2 and §10.4, asserted through the server's request log.
+/// Exact wire traces of the client behaviours listed below, asserted through the server's request log.
 ///
-/// Where each §10.2 item is shown (wire items by the exact requests the server received; items 2–4 are
+/// Where each behaviour is shown (wire items by the exact requests the server received; items 2–4 are
 /// local behaviour, shown by the local tests and by the requests their results lead to):
 ///
-/// | §10.2 | Behaviour | Tests |
+/// | # | Behaviour | Tests |
 /// |---|---|---|
 /// | 1 | `ZUMO-API-VERSION`, `X-ZUMO-AUTH`, `X-ZUMO-FEATURES` (`OL`, `IP`) | `WireTraceTests.everyRequestCarriesTheAPIVersionTheAuthTokenAndItsFeatureCodes` |
 /// | 2 | generated ids, duplicate and invalid ids | `LocalWriteTests.insertWithAnEmptyIdGeneratesOneAndReturnsIt`, `CollapseMatrixTests.insertAfterInsertIsRejectedAndChangesNothing`, `BadInputTests.invalidIdsAreRejectedOnEveryWrite` |
@@ -25,7 +25,7 @@ import Testing
 /// | 13 | one sync action at a time; writes to an in-flight item wait | `WireTraceTests.pushRequestedDuringAPullWaitsForThePullToEnd`, `WireTraceTests.writeToAnItemWhoseInsertIsOnTheWireWaitsAndTheNextPushCarriesTheNewVersion`, `PullTests.pulledDeletionsRemoveLocalRowsAndItemsEditedDuringThePullAreSkipped` (local writes go on during a pull) |
 /// | 14 | queue, errors and tokens survive a restart | `WireTraceTests.aReopenedContextPushesTheSameOperationsInTheSameOrder`, `PushTests.pushErrorsSurviveReopeningTheStore`, `PersistenceTests`, `PushCrashTests`, `PullCrashTests` |
 ///
-/// §10.4 traces: A `WireTraceTests.traceAInsertPushThenAVanillaPullPagesUntilAnEmptyPage`;
+/// Whole traces: A `WireTraceTests.traceAInsertPushThenAVanillaPullPagesUntilAnEmptyPage`;
 /// B `PushTests.conflictIsReportedWithTheServerItemAndServerWinsResolutionTakesIt`;
 /// C `PullTests.incrementalPullWithEqualTimestampsFallsBackToSkipAndBack`;
 /// D `PurgeTests.forcedPurgeRemovesRowsOperationsErrorsAndTokensThenPullStartsOver`;

@@ -11,7 +11,7 @@ public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedResponse(status: Int, body: [UInt8], reason: String)
     /// The table name is not a letter or `_` followed by letters, digits or `_` (at most 128 characters).
     case invalidTableName(String)
-    /// The item id breaks the protocol's id rules (PROTOCOL §1.4).
+    /// The item id breaks the protocol's id rules.
     case invalidItemID(String, reason: String)
     /// The item has no string `id` property.
     case missingItemID

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The table-protocol requests (PROTOCOL §1.1) that push, pull and ``RemoteTable`` are built on.
+/// The table-protocol requests that push, pull and ``RemoteTable`` are built on.
 ///
 /// Each method sends one request with the client's standard headers, returns the server's item(s) with
 /// `version` taken from the `ETag` header, and throws ``HTTPStatusError`` for non-2xx statuses,

@@ -1,4 +1,4 @@
-/// The telemetry codes a request carries in `X-ZUMO-FEATURES` (PROTOCOL §1.11); servers ignore them for
+/// The telemetry codes a request carries in `X-ZUMO-FEATURES`; servers ignore them for
 /// semantics.
 ///
 /// Codes are written comma-separated in the protocol's fixed order, not in the order they were added.

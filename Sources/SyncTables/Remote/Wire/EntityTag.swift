@@ -1,4 +1,4 @@
-/// The item version as it travels in `ETag` and `If-Match` headers (PROTOCOL §1.2, §1.3).
+/// The item version as it travels in `ETag` and `If-Match` headers.
 package enum EntityTag {
     /// The version carried by an `ETag` header: one pair of surrounding double quotes removed (after a
     /// weak `W/` prefix, if any) and `\"` unescaped to `"`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads the `Link` header of a query response (PROTOCOL §1.7).
+/// Reads the `Link` header of a query response.
 package enum LinkHeader {
     /// The URL of the `rel=next` link, resolved against the request URL, or `nil`.
     ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One page of a table query as the server returned it (PROTOCOL §1.6, §1.7).
+/// One page of a table query as the server returned it.
 package struct RemotePage: Sendable, Hashable {
     /// The items, in the server's order.
     package var items: [JSONObject]

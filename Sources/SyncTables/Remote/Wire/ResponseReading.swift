@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns table-protocol responses into items, pages and typed errors.
 enum ResponseReading {
-    /// The single item of a 2xx response, with `version` overridden by the `ETag` header (PROTOCOL §1.3).
+    /// The single item of a 2xx response, with `version` overridden by the `ETag` header.
     static func item(from response: TransportResponse) throws(RemoteError) -> JSONObject {
         let value = try json(from: response)
         guard case .object(var item) = value else {

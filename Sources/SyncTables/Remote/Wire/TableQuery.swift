@@ -1,4 +1,4 @@
-/// The OData query options of a table read (PROTOCOL §1.5), written as a query string.
+/// The OData query options of a table read, written as a query string.
 ///
 /// ```swift
 /// var query = TableQuery()

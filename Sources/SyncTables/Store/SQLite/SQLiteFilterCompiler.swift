@@ -1,6 +1,6 @@
 import SyncTablesSQLite
 
-/// Compiles a prepared ``FilterExpression`` into a parameterized SQL condition over a table's projected
+/// Compiles a prepared `FilterExpression` into a parameterized SQL condition over a table's projected
 /// columns, reproducing ``FilterEvaluator`` exactly.
 ///
 /// Every constant is a bound parameter; the only text spliced into SQL is generated column names, fixed

@@ -5,7 +5,7 @@ import SyncTablesSQLite
 ///
 /// The sequence is the rowid, so push order needs no index, and the table has no other: an item's
 /// operation is found through the item's row or the side table (``SQLiteQueuePointers``), so queuing an
-/// operation appends one row to one B-tree. `created_at` holds ``Timestamp/ticks``; `item` the canonical
+/// operation appends one row to one B-tree. `created_at` holds `Timestamp.ticks`; `item` the canonical
 /// JSON of a deleted item, else `NULL`. At most one operation is queued per item: the queue's writes check
 /// the item's pointer (catalog layout 2 kept a unique index over `(table_name, item_id)` instead).
 enum SQLiteOperationTable {

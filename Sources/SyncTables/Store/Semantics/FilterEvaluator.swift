@@ -1,4 +1,4 @@
-/// Evaluates a prepared ``FilterExpression`` against one item in Swift: the reference semantics that
+/// Evaluates a prepared `FilterExpression` against one item in Swift: the reference semantics that
 /// `SQLiteFilterCompiler` reproduces in SQL.
 ///
 /// Predicates are two-valued. `eq`/`ne` behave like SQL `IS`/`IS NOT` (`null eq null` is true); the

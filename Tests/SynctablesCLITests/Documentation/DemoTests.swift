@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// The demo that `scripts/demo` runs: the `todo-demo` program, started as a user would start it.
+@Suite struct DemoTests {
+    @Test(.timeLimit(.minutes(5)))
+    func theDemoRunsEveryStepAndEndsWithDone() async throws {
+        // Given the built demo program
+        let demo = SynctablesExecutable.directory.appendingPathComponent("todo-demo")
+        try #require(FileManager.default.isExecutableFile(atPath: demo.path), "build todo-demo first")
+
+        // When it runs
+        let run = try await SynctablesExecutable.runProcess(demo, arguments: [], environment: [:])
+
+        // Then it exits 0 after the eight numbered steps, in order, and the final "Done."
+        #expect(run.status == 0, "todo-demo failed: \(run.stderr)\n\(run.stdout)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let steps = lines.compactMap { line -> Int? in
+            guard let dot = line.firstIndex(of: "."), line[dot...].hasPrefix(". ") else { return nil }
+            return Int(line[..<dot])
+        }
+        #expect(steps == Array(1...8), "numbered steps: \(steps)\n\(run.stdout)")
+        #expect(lines.last == "Done.")
+        // And each step shows its outcome
+        for expected in [
+            "0 pending operation(s)",  // step 2: the push emptied the queue
+            "laptop: 2 item(s), 0 pending operation(s)",  // step 3: the laptop's incremental pull
+            "conflict:",  // step 5
+            "resolved 1 conflict(s)",  // step 6
+            "purge refused: table TodoItem has pending operations",  // step 7
+            "forced purge removed",  // step 7
+        ] {
+            #expect(run.stdout.contains(expected), "missing \"\(expected)\" in:\n\(run.stdout)")
+        }
+        // The embedded server logs its start on stderr; nothing there may be an error.
+        #expect(!run.stderr.lowercased().contains("error"), "stderr: \(run.stderr)")
+    }
+}
