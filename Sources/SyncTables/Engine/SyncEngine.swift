@@ -61,13 +61,14 @@ public actor SyncEngine {
     /// An engine for `context`.
     ///
     /// - Parameters:
+    ///   - context: The context to sync: its queue is pushed and its tables pulled.
     ///   - definitions: What each cycle pulls, in order.
     ///   - configuration: Retry and circuit breaker settings.
     ///   - clock: The time source; ``ManualSyncClock`` in tests.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
     ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
     ///     operation and pull (debug, with the operation id as `operation` metadata).
-    ///   - metricsFactory: Where its metrics go (see the table in the "Sync engine" article); by default the
+    ///   - metricsFactory: Where its metrics go (see <doc:TheSyncEngine>); by default the
     ///     backend the app bootstrapped.
     public init(
         context: SyncContext,
