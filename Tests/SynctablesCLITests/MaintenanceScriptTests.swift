@@ -41,13 +41,14 @@ struct MaintenanceScriptTests {
         }
     }
 
-    @Test("the README's Maintenance scripts section shows the script verbatim")
-    func readmeShowsTheScript() throws {
-        let readme = try String(contentsOf: Self.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test("the maintenance article shows the script verbatim")
+    func articleShowsTheScript() throws {
+        let article = try String(
+            contentsOf: Self.packageRoot.appendingPathComponent(maintenanceArticle), encoding: .utf8)
         let script = try String(contentsOf: Self.script, encoding: .utf8)
 
-        #expect(readme.contains("## Maintenance scripts"))
-        #expect(readme.contains("```sh\n" + script + "```"))
+        #expect(article.contains("## A nightly maintenance script"))
+        #expect(article.contains("```sh\n" + script + "```"))
     }
 
     private static func runScript(_ arguments: [String], in directory: URL, environment: [String: String])
@@ -62,13 +63,16 @@ struct MaintenanceScriptTests {
     }
 }
 
-@Suite("README exit codes")
-struct ReadmeExitCodeTests {
-    @Test("the README's exit code table lists exactly the codes and meanings of `synctables --help`")
-    func readmeExitCodesMatchHelp() async throws {
+/// The DocC article that documents `synctables` for maintenance scripts, relative to the package root.
+let maintenanceArticle = "Sources/SyncTables/Documentation.docc/PurgeAndMaintenance.md"
+
+@Suite("Documented exit codes")
+struct DocumentedExitCodeTests {
+    @Test("the maintenance article's exit code table lists exactly the codes and meanings of `synctables --help`")
+    func documentedExitCodesMatchHelp() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let article = try String(contentsOf: root.appendingPathComponent(maintenanceArticle), encoding: .utf8)
         let help = try await SynctablesExecutable.run(["--help"]).stdout
         let section = try #require(
             help.components(separatedBy: "EXIT CODES:").last?.components(separatedBy: "USAGE:").first)
@@ -86,7 +90,7 @@ struct ReadmeExitCodeTests {
 
         #expect(codes.map(\.0) == ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "64"])
         for (code, meaning) in codes {
-            #expect(readme.contains("| `\(code)` | \(meaning) |"), "exit code \(code)")
+            #expect(article.contains("| `\(code)` | \(meaning) |"), "exit code \(code)")
         }
     }
 }
