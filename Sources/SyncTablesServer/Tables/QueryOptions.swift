@@ -55,11 +55,12 @@ struct QueryOptions: Sendable {
         includeDeleted = Self.includesDeleted(query)
     }
 
-    /// Whether `__includeDeleted` (name in any case) is present and not `false`/`0`/`no`.
+    /// Whether `__includeDeleted` (name in any case) is present with a value other than empty, `false`, `0` or
+    /// `no`.
     ///
-    /// Node treats any value as true; an explicit false is honoured here, as the .NET server does.
+    /// Node treats any non-empty value as true; an explicit false is honoured here, as the .NET server does.
     static func includesDeleted(_ query: QueryString) -> Bool {
         guard let flag = query.valueIgnoringCase("__includeDeleted") else { return false }
-        return !["false", "0", "no"].contains(flag.lowercased())
+        return !["", "false", "0", "no"].contains(flag.lowercased())
     }
 }
