@@ -8,11 +8,17 @@ struct TableService: Sendable {
     let softDelete: SoftDeletePolicy
     let stamps: WriteStampIssuer
     let definedTables: DefinedTables
+    /// The property names of each table, to cap how many a table may have.
+    var properties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
 
     /// Creates the table on first use, with an index for incremental pulls.
     func ensureTable(_ table: String) async throws {
         guard await !definedTables.contains(table) else { return }
         try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
+        if await !properties.isKnown(table) {
+            let existing = try await (store as? SQLiteStore)?.propertyNames(table: table) ?? []
+            await properties.learn(table, names: existing)
+        }
         await definedTables.insert(table)
     }
 
@@ -35,6 +41,7 @@ struct TableService: Sendable {
         // Clients never send a version on insert; a stale one must not leak into the stored row.
         submitted["version"] = nil
         try await ensureTable(table)
+        try await properties.admit(submitted, into: table)
         return try await store.write { [stamps, submitted] tx in
             var item = submitted
             if let existing = try tx.lookup(table: table, id: id) {
@@ -71,6 +78,7 @@ struct TableService: Sendable {
         }
         changes["version"] = nil
         try await ensureTable(table)
+        try await properties.admit(changes, into: table)
         return try await store.write { [stamps, softDelete, changes] tx in
             guard var item = try tx.lookup(table: table, id: id),
                 !(softDelete.appliesTo(table) && Self.isDeleted(item))
