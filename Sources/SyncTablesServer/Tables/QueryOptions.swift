@@ -16,6 +16,13 @@ struct QueryOptions: Sendable {
     var inlineCount = false
     /// Whether `__includeDeleted` asked for soft-deleted rows.
     var includeDeleted = false
+    /// Where the previous page ended (`$skiptoken` from a next-page link): this page starts after it.
+    var keyset: Keyset?
+
+    /// The order rows come in: the requested keys, then `id` (which the store always breaks ties by).
+    var effectiveOrdering: [SortDescriptor] {
+        ordering.contains { $0.property == "id" } ? ordering : ordering + [SortDescriptor("id")]
+    }
 
     /// Validates the query string against the server's limits.
     init(_ query: QueryString, maxTop: Int) throws(ServerError) {
@@ -50,6 +57,9 @@ struct QueryOptions: Sendable {
             }
             // `*` asks for every property, which is what no projection returns.
             select = names.contains("*") ? nil : names
+        }
+        if let token = query.value("$skiptoken") {
+            keyset = try Keyset(token: token, ordering: effectiveOrdering)
         }
         inlineCount = query.value("$inlinecount") == "allpages"
         includeDeleted = Self.includesDeleted(query)

@@ -146,6 +146,11 @@ struct TableService: Sendable {
             filter = filter.map { .and($0, notDeleted) } ?? notDeleted
         }
         let take = min(pageSize, options.top)
+        let countFilter = filter
+        if let keyset = options.keyset {
+            let after = keyset.rowsAfter(ordering: options.effectiveOrdering)
+            filter = filter.map { .and($0, after) } ?? after
+        }
         let query = StoreQuery(
             table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
         let items: [[UInt8]]
@@ -155,7 +160,8 @@ struct TableService: Sendable {
             // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
             items = try await store.readJSON(query)
         }
-        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
+        // The count is of every matching row, not of those after the page boundary, and only when asked for.
+        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: countFilter)) : nil
         return QueryPage(items: items, count: count, take: take)
     }
 
