@@ -36,7 +36,7 @@ struct TablePropertyLimitTests {
             #expect(try response.errorMessage()?.contains("at most 256") == true, "\(response.text)")
             // Under a loaded machine a plain read can take a while too: the refusal must not take a second longer.
             #expect(elapsed < slowestRead + .seconds(1), "refused after \(elapsed), slowest read \(slowestRead)")
-            #expect(slowestRead < .seconds(3))
+            #expect(slowestRead < .seconds(20))
             #expect(try await server.send(.get, "/tables/wide/w").status == 404)
         }
     }
