@@ -58,6 +58,36 @@ struct KeysetPagingTests {
         }
     }
 
+    @Test("Links over 300 rows with one updatedAt walk them once, in id order, while rows are added on both sides")
+    func equalTimestampsAreWalkedOnce() async throws {
+        try await ServerHarness.with({ $0.pageSize = 50 }) { server in
+            let stamp = JSONValue.string("2026-01-01T00:00:00.000Z")
+            let rows = (0..<300).map { JSONObject(["id": .string(String(format: "m%03d", $0)), "updatedAt": stamp]) }
+            try await server.controls.seed(table: "items", items: rows)
+            var next: String? = "/tables/items?$top=1000&$orderby=updatedAt"
+            var seen: [String] = []
+            while let current = next {
+                let response = try await server.send(.get, current)
+                seen += try response.ids()
+                // Behind the boundary (never returned) and ahead of it (returned once), same timestamp.
+                let page = seen.count
+                try await server.controls.seed(
+                    table: "items",
+                    items: [
+                        JSONObject(["id": .string("a\(page)"), "updatedAt": stamp]),
+                        JSONObject(["id": .string("z\(page)"), "updatedAt": stamp]),
+                    ])
+                next = response.header("Link").map { link in
+                    String(link.prefix { $0 != ";" }.dropFirst("http://127.0.0.1:\(server.port)".count))
+                }
+            }
+            let expected = rows.map { $0["id"]?.stringValue ?? "" } + ["z050", "z100", "z150", "z200", "z250", "z300"]
+            #expect(seen.prefix(300) == expected.prefix(300)[...])
+            #expect(Set(seen).count == seen.count, "a row came twice")
+            #expect(seen.filter { $0.hasPrefix("a") }.isEmpty)
+        }
+    }
+
     @Test("An invalid $skiptoken is a 400", arguments: ["x", "WyJhIl0", "eyJhIjoxfQ", "AAAA"])
     func invalidTokenIs400(token: String) async throws {
         try await ServerHarness.with { server in

@@ -50,7 +50,36 @@ struct Keyset: Sendable, Equatable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The rows after this position in a query ordered by `ordering` (then by `id`).
+    /// The rows after this position as consecutive slices of the order, each one index range: first the rows
+    /// equal on every sort key with a greater id, then those equal on all but the last key and after it on
+    /// that key, and so on up to the rows after it on the first key. Reading the slices in turn until a page is
+    /// full never scans a long run of equal values (all rows with one `updatedAt`) from its start.
+    func slicesAfter(ordering: [SortDescriptor]) -> [FilterExpression] {
+        var ties = zip(ordering, values).map { descriptor, value in
+            FilterExpression.comparison(.equal, .property(descriptor.property), .value(value))
+        }
+        var slices = [Self.all(ties + [.comparison(.greaterThan, .property("id"), .value(.string(id)))])]
+        for (descriptor, value) in zip(ordering, values).reversed() {
+            ties.removeLast()
+            let key = FilterExpression.property(descriptor.property)
+            let strictlyAfter: FilterExpression
+            switch (descriptor.ascending, value == .null) {
+            case (true, true): strictlyAfter = .comparison(.notEqual, key, .value(.null))
+            case (true, false): strictlyAfter = .comparison(.greaterThan, key, .value(value))
+            case (false, true): continue  // null comes last descending: nothing is strictly after it
+            case (false, false):
+                strictlyAfter = .or(.comparison(.lessThan, key, .value(value)), .comparison(.equal, key, .value(.null)))
+            }
+            slices.append(Self.all(ties + [strictlyAfter]))
+        }
+        return slices
+    }
+
+    private static func all(_ terms: [FilterExpression]) -> FilterExpression {
+        terms.dropFirst().reduce(terms[0]) { .and($0, $1) }
+    }
+
+    /// The rows after this position in a query ordered by `ordering` (then by `id`), as one filter.
     func rowsAfter(ordering: [SortDescriptor]) -> FilterExpression {
         var after = FilterExpression.comparison(.greaterThan, .property("id"), .value(.string(id)))
         for (descriptor, value) in zip(ordering, values).reversed() {

@@ -146,22 +146,32 @@ struct TableService: Sendable {
             filter = filter.map { .and($0, notDeleted) } ?? notDeleted
         }
         let take = min(pageSize, options.top)
-        let countFilter = filter
+        // Without a page boundary (or with $skip after one): one query. After a boundary: its slices in turn.
+        var slices: [FilterExpression?] = [filter]
         if let keyset = options.keyset {
-            let after = keyset.rowsAfter(ordering: options.effectiveOrdering)
-            filter = filter.map { .and($0, after) } ?? after
+            if options.skip > 0 {
+                let after = keyset.rowsAfter(ordering: options.effectiveOrdering)
+                slices = [filter.map { .and($0, after) } ?? after]
+            } else {
+                slices = keyset.slicesAfter(ordering: options.effectiveOrdering).map { slice in
+                    filter.map { .and($0, slice) } ?? slice
+                }
+            }
         }
-        let query = StoreQuery(
-            table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
-        let items: [[UInt8]]
-        if let select = options.select {
-            items = try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
-        } else {
-            // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
-            items = try await store.readJSON(query)
+        var items: [[UInt8]] = []
+        for slice in slices where items.count < take {
+            let query = StoreQuery(
+                table: table, filter: slice, ordering: options.ordering, limit: take - items.count,
+                offset: options.skip)
+            if let select = options.select {
+                items += try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
+            } else {
+                // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
+                items += try await store.readJSON(query)
+            }
         }
         // The count is of every matching row, not of those after the page boundary, and only when asked for.
-        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: countFilter)) : nil
+        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
         return QueryPage(items: items, count: count, take: take)
     }
 
