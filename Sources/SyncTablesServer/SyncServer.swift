@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -47,7 +48,8 @@ public final class SyncServer: Sendable {
             store: store,
             softDelete: configuration.softDelete,
             stamps: WriteStampIssuer(),
-            definedTables: DefinedTables()
+            definedTables: DefinedTables(),
+            properties: TableProperties(limit: configuration.maxTableProperties)
         )
         testControls = configuration.enableTestControls ? TestControls(tables: tables) : nil
     }
@@ -94,11 +96,15 @@ public final class SyncServer: Sendable {
     private func launch(signals: [UnixSignal]) async throws {
         let started = StartSignal()
         let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
+        let limits = configuration.connectionLimits
         let application = Application(
             responder: responder,
+            server: GuardedHTTP1Channel.builder(limits: limits),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
-                serverName: "sync-server"
+                serverName: "sync-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    limits.maxConnections, logger: configuration.logger)
             ),
             onServerRunning: { channel in started.succeed(port: channel.localAddress?.port ?? 0) },
             logger: configuration.logger

@@ -27,6 +27,11 @@ public struct SyncServerConfiguration: Sendable {
     public var authToken: String?
     /// The largest request body accepted, in bytes; larger bodies are refused with 413.
     public var maxBodySize: Int
+    /// The most properties (columns) one table may have, `id` and the system properties included; a write
+    /// that would add more is refused with 400.
+    public var maxTableProperties: Int
+    /// Timeouts for each step of a request and the most connections served at once.
+    public var connectionLimits: ConnectionLimits
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.
@@ -55,6 +60,8 @@ public struct SyncServerConfiguration: Sendable {
         deleteReturnsNoContent: Bool = false,
         authToken: String? = nil,
         maxBodySize: Int = 1024 * 1024,
+        maxTableProperties: Int = 256,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
         logRequests: Bool = false,
         enableTestControls: Bool = false,
         logger: Logger = Logger(label: "sync-server")
@@ -68,6 +75,8 @@ public struct SyncServerConfiguration: Sendable {
         self.deleteReturnsNoContent = deleteReturnsNoContent
         self.authToken = authToken
         self.maxBodySize = maxBodySize
+        self.maxTableProperties = maxTableProperties
+        self.connectionLimits = connectionLimits
         self.logRequests = logRequests
         self.enableTestControls = enableTestControls
         self.logger = logger

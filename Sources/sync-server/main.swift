@@ -57,6 +57,21 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: "The largest request body in bytes (larger is refused with 413).")
     var maxBodySize = 1024 * 1024
 
+    @Option(help: "The most properties one table may have (a write adding more is refused with 400).")
+    var maxTableProperties = 256
+
+    @Option(help: "Close a connection that waits this many seconds for its next request.")
+    var idleTimeout = 60.0
+
+    @Option(help: "Answer 408 and close when a request's headers take longer than this many seconds.")
+    var headerTimeout = 10.0
+
+    @Option(help: "Close when a request's body takes longer than this many seconds after its headers.")
+    var bodyTimeout = 30.0
+
+    @Option(help: "The most connections served at once (more wait in the listen backlog).")
+    var maxConnections = 1024
+
     @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -70,6 +85,11 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard pageSize > 0 else { throw ValidationError("--page-size must be positive.") }
         guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
         guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
+        guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
+        for (name, seconds) in [("idle", idleTimeout), ("header", headerTimeout), ("body", bodyTimeout)] {
+            guard seconds > 0, seconds.isFinite else { throw ValidationError("--\(name)-timeout must be positive.") }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("Unknown --log-level '\(logLevel)'.")
@@ -91,6 +111,13 @@ struct SyncServerCommand: AsyncParsableCommand {
             deleteReturnsNoContent: deleteNoContent,
             authToken: authToken,
             maxBodySize: maxBodySize,
+            maxTableProperties: maxTableProperties,
+            connectionLimits: ConnectionLimits(
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+                requestHeadTimeout: .milliseconds(Int64(headerTimeout * 1000)),
+                requestBodyTimeout: .milliseconds(Int64(bodyTimeout * 1000)),
+                maxConnections: maxConnections
+            ),
             logRequests: logRequests,
             enableTestControls: enableTestControls,
             logger: logger

@@ -87,7 +87,21 @@ struct ODataFilterErrorTests {
             "a eq 1 not b",
             .unexpectedToken(position: 7, found: "'not'", expected: "an operator such as 'and', 'or' or 'eq'")
         ),
-        ("a eq not b", .unexpectedToken(position: 5, found: "'not'", expected: "a value")),
+        ("a eq not", .unexpectedEnd(expected: "a value")),
+        // A filter, and each operand of and, or and not, must be able to be true
+        ("1", .notBoolean(position: 0)),
+        ("'x'", .notBoolean(position: 0)),
+        ("null", .notBoolean(position: 0)),
+        ("-a", .notBoolean(position: 0)),
+        ("(1)", .notBoolean(position: 0)),
+        ("a add 1", .notBoolean(position: 0)),
+        ("length(text)", .notBoolean(position: 0)),
+        ("datetime'2001-01-01T00:00:00Z'", .notBoolean(position: 0)),
+        ("a eq 1 and 2", .notBoolean(position: 11)),
+        ("1 or a eq 1", .notBoolean(position: 0)),
+        ("a or b or (n add 1)", .notBoolean(position: 10)),
+        ("not 5", .notBoolean(position: 4)),
+        ("not -a eq 1", .notBoolean(position: 4)),
         ("true('x')", .unknownFunction(position: 0, name: "true")),
     ])
     func rejectsInvalidFiltersWithATypedError(text: String, expected: ODataError) {
@@ -127,7 +141,7 @@ struct ODataFilterErrorTests {
     }
 
     @Test func rejectsExpressionTreesDeeperThanTheLimitEvenWithoutParentheses() {
-        let text = (0..<100).map { "a\($0) eq 1" }.joined(separator: " and ")
+        let text = (0..<100).map { "a\($0)" }.joined(separator: " eq ")
         #expect {
             try FilterExpression(odataFilter: text)
         } throws: { error in

@@ -8,12 +8,34 @@ private struct RandomFilterBuilder {
     private static let names = ["id", "text", "complete", "updatedAt", "_x", "A1", "datetime", "length", "Null"]
     private static let characters: [String] = ["a", "Z", " ", "'", "''", "\"", "é", "😀", "\\", "%", "(", ")", ",", "e"]
 
+    /// A filter: Boolean where OData requires one (the top, and the operands of `and`, `or` and `not`).
+    mutating func filter(depth: Int) -> FilterExpression {
+        if depth <= 0 || Int.random(in: 0..<4, using: &random) == 0 {
+            return Bool.random(using: &random)
+                ? .property(Self.names.randomElement(using: &random) ?? "id")
+                : .value(.bool(Bool.random(using: &random)))
+        }
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: return .not(filter(depth: depth - 1))
+        case 1: return .and(filter(depth: depth - 1), filter(depth: depth - 1))
+        case 2: return .or(filter(depth: depth - 1), filter(depth: depth - 1))
+        case 3:
+            let function =
+                [FilterFunction.substringOf, .startsWith, .endsWith].randomElement(using: &random) ?? .endsWith
+            return .function(function, [expression(depth: depth - 1), expression(depth: depth - 1)])
+        default:
+            let op = ComparisonOperator.allCases.randomElement(using: &random) ?? .equal
+            return .comparison(op, expression(depth: depth - 1), expression(depth: depth - 1))
+        }
+    }
+
+    /// Any expression; `not`, `and` and `or` get Boolean operands.
     mutating func expression(depth: Int) -> FilterExpression {
         if depth <= 0 || Int.random(in: 0..<4, using: &random) == 0 { return leaf() }
         switch Int.random(in: 0..<8, using: &random) {
-        case 0: return .not(expression(depth: depth - 1))
-        case 1: return .and(expression(depth: depth - 1), expression(depth: depth - 1))
-        case 2: return .or(expression(depth: depth - 1), expression(depth: depth - 1))
+        case 0: return .not(filter(depth: depth - 1))
+        case 1: return .and(filter(depth: depth - 1), filter(depth: depth - 1))
+        case 2: return .or(filter(depth: depth - 1), filter(depth: depth - 1))
         case 3, 4:
             let op = ComparisonOperator.allCases.randomElement(using: &random) ?? .equal
             return .comparison(op, expression(depth: depth - 1), expression(depth: depth - 1))
@@ -71,7 +93,7 @@ struct ODataRoundTripTests {
     @Test func parsingWrittenTextGivesBackTheSameTree() throws {
         var builder = RandomFilterBuilder(random: SeededGenerator(seed: 42))
         for _ in 0..<3000 {
-            let expression = builder.expression(depth: 5)
+            let expression = builder.filter(depth: 5)
             let text = try expression.odataText
             #expect(try FilterExpression(odataFilter: text) == expression, "\(text)")
         }
@@ -89,7 +111,7 @@ struct ODataRoundTripTests {
         ]
         var seeds: [String] = []
         for _ in 0..<200 {
-            if let text = try? builder.expression(depth: 4).odataText { seeds.append(text) }
+            if let text = try? builder.filter(depth: 4).odataText { seeds.append(text) }
         }
         var parsed = 0
         var rejected = 0

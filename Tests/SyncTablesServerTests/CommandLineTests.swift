@@ -48,7 +48,12 @@ struct CommandLineTests {
     func invalidOptionsAreRefused() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
-        for arguments in [["--page-size", "0"], ["--port", "70000"], ["--log-level", "loud"]] {
+        let invalid = [
+            ["--page-size", "0"], ["--port", "70000"], ["--log-level", "loud"], ["--max-connections", "0"],
+            ["--header-timeout", "0"], ["--body-timeout", "-1"], ["--idle-timeout", "nan"],
+            ["--max-table-properties", "0"],
+        ]
+        for arguments in invalid {
             let result = try await Subprocess.run(
                 .path(FilePath(binary.path)), arguments: Arguments(arguments + ["--in-memory"]), output: .discarded,
                 error: .discarded)

@@ -78,6 +78,18 @@ struct DeleteTests {
         }
     }
 
+    @Test("An empty __includeDeleted value means false, for queries and lookups")
+    func emptyIncludeDeletedMeansFalse() async throws {
+        try await softDeleteServer { server in
+            try await server.insert("todo", #"{"id":"a"}"#)
+            try await server.insert("todo", #"{"id":"b"}"#)
+            _ = try await server.send(.delete, "/tables/todo/a")
+            #expect(try await server.send(.get, "/tables/todo?__includeDeleted=").ids() == ["b"])
+            #expect(try await server.send(.get, "/tables/todo?__includeDeleted").ids() == ["b"])
+            #expect(try await server.send(.get, "/tables/todo/a?__includeDeleted=").status == 404)
+        }
+    }
+
     @Test("Deleting an already soft-deleted row gets 404")
     func deletingTwiceIs404() async throws {
         try await softDeleteServer { server in

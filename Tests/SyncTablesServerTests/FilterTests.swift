@@ -54,13 +54,17 @@ let filterCases: [FilterCase] = [
     FilterCase("tag ne 'x'", "a c d f"),
     FilterCase("price gt 2", "b c"),
     FilterCase("n eq 1 and not (tag eq null)", ""),
-    // Logical operators and precedence (and binds tighter than or; not looser than comparisons)
+    // Logical operators and precedence as OData defines it: not, then gt/ge/lt/le, then eq/ne, then and, then or
     FilterCase("n gt 1 and n lt 10", "b c"),
     FilterCase("n eq 1 or n eq 10", "a d"),
     FilterCase("n eq 1 or n eq 2 and done eq true", "a"),
     FilterCase("(n eq 1 or n eq 2) and done eq true", "a"),
     FilterCase("n eq 2 and done eq false or n eq 10", "b d"),
-    FilterCase("not n eq 1", "b c d e f"),
+    FilterCase("not (n eq 1)", "b c d e f"),
+    FilterCase("done eq not (n gt 5)", "a"),
+    FilterCase("done eq n gt 5", "b c d e"),
+    FilterCase("n gt 5 eq done", "b c d e"),
+    FilterCase("not done eq false", "a d"),
     FilterCase("n eq 3 and price eq 10 and done eq false", "c"),
     FilterCase("((text eq 'banana') and (updatedAt ge datetimeoffset'2000-01-01T00:00:00.000Z'))", "b"),
     FilterCase("(1 eq 1)", "a b c d e f"),
@@ -131,8 +135,10 @@ let invalidFilters: [String] = [
     "n eq", "eq 1", "(n eq 1", "n eq 1)", "n === 1", "foo(n) eq 1", "startswith(text)", "text eq 'unterminated",
     "n eq 99999999999999999999999", "updatedAt ge datetime'not-a-date'", "n eq 1 and", "and", "n eq 1 or or n eq 2",
     "n eq 1; DROP TABLE items", "n eq \"x\"", "n EQ 1", "text eq 'a' &", "n eq 1 n eq 2", "()", ",",
+    // Not Boolean: a filter, and each operand of and, or and not, must be able to be true
+    "1", "'x'", "null", "n add 1", "length(text)", "n eq 1 and 2", "not 5", "-n",
     String(repeating: "(", count: 200) + "n eq 1" + String(repeating: ")", count: 200),
-    "text eq '" + String(repeating: "x", count: 9000) + "'",
+    "text eq '" + String(repeating: "x", count: 70_000) + "'",
 ]
 
 @Suite("$filter over HTTP")
@@ -160,6 +166,24 @@ struct FilterTests {
             #expect(response.status == 400)
             let message = try #require(try response.errorMessage())
             #expect(message.hasPrefix("Invalid"))
+        }
+    }
+
+    @Test("A flat chain of 500 id alternatives (GUIDs, about 25 KB) selects exactly those rows")
+    func longOrChainOfIds() async throws {
+        try await ServerHarness.with { server in
+            let ids = (0..<600).map { String(format: "%08x-0000-4000-8000-%012x", $0, $0 * 7919) }
+            let rows = ids.map { #"{"id":"\#($0)"}"# }.joined(separator: ",")
+            let seeded = try await server.send(.post, "/__test/seed/items", json: "[\(rows)]")
+            try #require(seeded.status == 201, "\(seeded.text)")
+            let wanted = Array(ids.prefix(500))
+            let filter = wanted.map { "id eq '\($0)'" }.joined(separator: " or ")
+            let response = try await server.send(.get, "/tables/items?$filter=\(filter.queryEncoded)&$top=1000")
+            try #require(response.status == 200, "\(response.text)")
+            #expect(try Set(response.ids()) == Set(wanted.prefix(50)))
+            let count = try await server.send(
+                .get, "/tables/items?$filter=\(filter.queryEncoded)&$top=0&$inlinecount=allpages")
+            #expect(try count.object()["count"] == .integer(500))
         }
     }
 

@@ -36,6 +36,8 @@ public enum ODataError: Error, Sendable, Hashable {
     case invalidPropertyName(String)
     /// A value with no OData literal (arrays, objects, NaN, infinity).
     case unrepresentableValue(String)
+    /// The filter, or an operand of `and`, `or` or `not`, is not a Boolean expression (`$filter=1`).
+    case notBoolean(position: Int)
 }
 
 extension ODataError: CustomStringConvertible {
@@ -68,6 +70,8 @@ extension ODataError: CustomStringConvertible {
             "The property name \"\(name)\" cannot be written in OData (letters, digits and '_' only, not a keyword)."
         case .unrepresentableValue(let what):
             "The value \(what) has no OData literal."
+        case .notBoolean(let position):
+            "Invalid $filter at position \(position): expected a Boolean expression such as 'done eq true'."
         }
     }
 }

@@ -1,10 +1,15 @@
 /// Parses OData v3 `$filter` text into a ``FilterExpression`` by recursive descent.
 ///
-/// Precedence, loosest first: `or`, `and`, `not`, comparisons (`eq ne gt ge lt le`), `add sub`,
-/// `mul div mod`, unary `-`, then primaries (parentheses, literals, members, function calls).
+/// Precedence follows the OData grammar (URL conventions, "Operator Precedence"), loosest first: `or`, `and`,
+/// `eq ne`, `gt ge lt le`, `add sub`, `mul div mod`, then the unary `not` and `-`, then primaries
+/// (parentheses, literals, members, function calls). So `not a eq b` is `(not a) eq b`, and `b eq n gt 5` is
+/// `b eq (n gt 5)`. Binary operators group left to right. A `$filter` is a Boolean expression: the whole
+/// filter and the operands of `and`, `or` and `not` must be able to be true (`$filter=1` is an error).
+///
 /// Operators, keywords and function names are case-sensitive and lowercase, as in OData. The text must
 /// already be percent-decoded (that is the HTTP layer's job). Every failure is a typed ``ODataError``;
-/// nesting and length are bounded by ``ODataLimits`` so no input can crash or exhaust the stack.
+/// nesting and length are bounded by ``ODataLimits`` so no input can crash or exhaust the stack. A flat
+/// chain of one logical operator (`id eq 'a' or id eq 'b' or …`) counts as one level, however long.
 ///
 /// ```swift
 /// let filter = try ODataFilterParser.parse("(text eq 'MATCH') and (updatedAt ge datetimeoffset'2000-01-01T00:00:00Z')")
@@ -34,10 +39,12 @@ extension FilterExpression {
     }
 }
 
-/// A parsed node and the depth of its tree, so deep trees are rejected while they are built.
+/// A parsed node, where its text starts, and the depth of its tree, so deep trees are rejected while they
+/// are built.
 private struct Parsed {
     var expression: FilterExpression
     var depth: Int
+    var position: Int
 }
 
 private struct FilterParser {
@@ -67,6 +74,7 @@ private struct FilterParser {
         guard current.kind == .end else {
             throw unexpected(expected: "an operator such as 'and', 'or' or 'eq'")
         }
+        try requireBoolean(parsed)
         return parsed.expression
     }
 
@@ -80,7 +88,7 @@ private struct FilterParser {
     {
         let depth = 1 + children.reduce(0) { max($0, $1.depth) }
         guard depth <= limits.maximumDepth else { throw .tooDeep(position: position, limit: limits.maximumDepth) }
-        return Parsed(expression: expression, depth: depth)
+        return Parsed(expression: expression, depth: depth, position: children.first?.position ?? position)
     }
 
     private mutating func enter(at position: Int) throws(ODataError) {
@@ -90,45 +98,69 @@ private struct FilterParser {
 
     private mutating func leave() { nesting -= 1 }
 
+    /// Refuses an operand that can never be true (a number, a string, arithmetic, a non-Boolean function).
+    private func requireBoolean(_ parsed: Parsed) throws(ODataError) {
+        guard parsed.expression.canBeBoolean else { throw .notBoolean(position: parsed.position) }
+    }
+
     // MARK: Logical operators
 
     private mutating func parseOr() throws(ODataError) -> Parsed {
-        var left = try parseAnd()
-        while isKeyword("or") {
-            let position = current.position
-            advance()
-            let right = try parseAnd()
-            left = try node(.or(left.expression, right.expression), children: [left, right], at: position)
-        }
-        return left
+        try parseChain(
+            of: "or", operand: { parser throws(ODataError) in try parser.parseAnd() }, combine: { .or($0, $1) })
     }
 
     private mutating func parseAnd() throws(ODataError) -> Parsed {
-        var left = try parseNot()
-        while isKeyword("and") {
-            let position = current.position
-            advance()
-            let right = try parseNot()
-            left = try node(.and(left.expression, right.expression), children: [left, right], at: position)
-        }
-        return left
+        try parseChain(
+            of: "and", operand: { parser throws(ODataError) in try parser.parseEquality() }, combine: { .and($0, $1) })
     }
 
-    private mutating func parseNot() throws(ODataError) -> Parsed {
-        guard isKeyword("not") else { return try parseComparison() }
-        let position = current.position
-        advance()
-        try enter(at: position)
-        let operand = try parseNot()
-        leave()
-        return try node(.not(operand.expression), children: [operand], at: position)
+    /// A flat chain `a op b op c …`, built in a loop as a left-leaning tree; the chain counts as one level of
+    /// depth above its deepest operand, so a client may list hundreds of alternatives.
+    private mutating func parseChain(
+        of keyword: String,
+        operand: (inout FilterParser) throws(ODataError) -> Parsed,
+        combine: (FilterExpression, FilterExpression) -> FilterExpression
+    ) throws(ODataError) -> Parsed {
+        let first = try operand(&self)
+        guard isKeyword(keyword) else { return first }
+        try requireBoolean(first)
+        var expression = first.expression
+        var deepestOperand = first.depth
+        while isKeyword(keyword) {
+            let position = current.position
+            advance()
+            let next = try operand(&self)
+            try requireBoolean(next)
+            expression = combine(expression, next.expression)
+            deepestOperand = max(deepestOperand, next.depth)
+            guard deepestOperand < limits.maximumDepth else {
+                throw .tooDeep(position: position, limit: limits.maximumDepth)
+            }
+        }
+        return Parsed(expression: expression, depth: deepestOperand + 1, position: first.position)
     }
 
     // MARK: Comparison and arithmetic
 
-    private mutating func parseComparison() throws(ODataError) -> Parsed {
+    private mutating func parseEquality() throws(ODataError) -> Parsed {
+        var left = try parseRelational()
+        while case .identifier(let name) = current.kind, name == "eq" || name == "ne",
+            let op = ComparisonOperator(rawValue: name)
+        {
+            let position = current.position
+            advance()
+            let right = try parseRelational()
+            left = try node(.comparison(op, left.expression, right.expression), children: [left, right], at: position)
+        }
+        return left
+    }
+
+    private mutating func parseRelational() throws(ODataError) -> Parsed {
         var left = try parseAdditive()
-        while case .identifier(let name) = current.kind, let op = ComparisonOperator(rawValue: name) {
+        while case .identifier(let name) = current.kind, name != "eq" && name != "ne",
+            let op = ComparisonOperator(rawValue: name)
+        {
             let position = current.position
             advance()
             let right = try parseAdditive()
@@ -163,7 +195,19 @@ private struct FilterParser {
         return left
     }
 
+    /// `not x` and `-x`: they bind tighter than every binary operator.
     private mutating func parseUnary() throws(ODataError) -> Parsed {
+        if isKeyword("not") {
+            let position = current.position
+            advance()
+            try enter(at: position)
+            let operand = try parseUnary()
+            leave()
+            try requireBoolean(operand)
+            var negation = try node(.not(operand.expression), children: [operand], at: position)
+            negation.position = position
+            return negation
+        }
         guard current.kind == .minus else { return try parsePrimary() }
         let minus = current
         advance()
@@ -171,12 +215,14 @@ private struct FilterParser {
         if case .number(let text) = current.kind, current.position == minus.endPosition {
             let literal = try numberValue(text, negative: true, position: minus.position)
             advance()
-            return Parsed(expression: literal, depth: 1)
+            return Parsed(expression: literal, depth: 1, position: minus.position)
         }
         try enter(at: minus.position)
         let operand = try parseUnary()
         leave()
-        return try node(.negate(operand.expression), children: [operand], at: minus.position)
+        var negation = try node(.negate(operand.expression), children: [operand], at: minus.position)
+        negation.position = minus.position
+        return negation
     }
 
     // MARK: Primaries
@@ -191,31 +237,32 @@ private struct FilterParser {
             leave()
             guard current.kind == .closeParenthesis else { throw unexpected(expected: "')'") }
             advance()
-            return inner
+            return Parsed(expression: inner.expression, depth: inner.depth, position: token.position)
         case .string(let text):
             advance()
-            return Parsed(expression: .value(.string(text)), depth: 1)
+            return Parsed(expression: .value(.string(text)), depth: 1, position: token.position)
         case .number(let text):
             advance()
-            return Parsed(expression: try numberValue(text, negative: false, position: token.position), depth: 1)
+            let literal = try numberValue(text, negative: false, position: token.position)
+            return Parsed(expression: literal, depth: 1, position: token.position)
         case .typedLiteral(let prefix, let content):
             advance()
-            return Parsed(
-                expression: try typedLiteral(prefix: prefix, content: content, position: token.position), depth: 1)
+            let literal = try typedLiteral(prefix: prefix, content: content, position: token.position)
+            return Parsed(expression: literal, depth: 1, position: token.position)
         case .identifier(let name):
             advance()
             if current.kind == .openParenthesis {
                 return try parseCall(name: name, position: token.position)
             }
             switch name {
-            case "null": return Parsed(expression: .value(.null), depth: 1)
-            case "true": return Parsed(expression: .value(.bool(true)), depth: 1)
-            case "false": return Parsed(expression: .value(.bool(false)), depth: 1)
+            case "null": return Parsed(expression: .value(.null), depth: 1, position: token.position)
+            case "true": return Parsed(expression: .value(.bool(true)), depth: 1, position: token.position)
+            case "false": return Parsed(expression: .value(.bool(false)), depth: 1, position: token.position)
             default:
                 guard !ODataFilterParser.keywords.contains(name) else {
                     throw .unexpectedToken(position: token.position, found: token.displayText, expected: "a value")
                 }
-                return Parsed(expression: .property(name), depth: 1)
+                return Parsed(expression: .property(name), depth: 1, position: token.position)
             }
         case .closeParenthesis, .comma, .minus, .end:
             throw unexpected(expected: "a value")
@@ -243,7 +290,9 @@ private struct FilterParser {
         advance()
         leave()
         try FilterFunctionArity.check(function, count: arguments.count, position: position)
-        return try node(.function(function, arguments.map(\.expression)), children: arguments, at: position)
+        var call = try node(.function(function, arguments.map(\.expression)), children: arguments, at: position)
+        call.position = position
+        return call
     }
 
     // MARK: Literals

@@ -20,8 +20,7 @@ struct TableRoutes {
                 request: request,
                 query: query,
                 options: options,
-                returned: page.items.count,
-                take: page.take,
+                page: page,
                 fallbackAuthority: localAuthority
             )
             if let link, let name = HTTPField.Name("Link") { headers[name] = link }

@@ -16,6 +16,13 @@ struct QueryOptions: Sendable {
     var inlineCount = false
     /// Whether `__includeDeleted` asked for soft-deleted rows.
     var includeDeleted = false
+    /// Where the previous page ended (`$skiptoken` from a next-page link): this page starts after it.
+    var keyset: Keyset?
+
+    /// The order rows come in: the requested keys, then `id` (which the store always breaks ties by).
+    var effectiveOrdering: [SortDescriptor] {
+        ordering.contains { $0.property == "id" } ? ordering : ordering + [SortDescriptor("id")]
+    }
 
     /// Validates the query string against the server's limits.
     init(_ query: QueryString, maxTop: Int) throws(ServerError) {
@@ -51,15 +58,19 @@ struct QueryOptions: Sendable {
             // `*` asks for every property, which is what no projection returns.
             select = names.contains("*") ? nil : names
         }
+        if let token = query.value("$skiptoken") {
+            keyset = try Keyset(token: token, ordering: effectiveOrdering)
+        }
         inlineCount = query.value("$inlinecount") == "allpages"
         includeDeleted = Self.includesDeleted(query)
     }
 
-    /// Whether `__includeDeleted` (name in any case) is present and not `false`/`0`/`no`.
+    /// Whether `__includeDeleted` (name in any case) is present with a value other than empty, `false`, `0` or
+    /// `no`.
     ///
-    /// Node treats any value as true; an explicit false is honoured here, as the .NET server does.
+    /// Node treats any non-empty value as true; an explicit false is honoured here, as the .NET server does.
     static func includesDeleted(_ query: QueryString) -> Bool {
         guard let flag = query.valueIgnoringCase("__includeDeleted") else { return false }
-        return !["false", "0", "no"].contains(flag.lowercased())
+        return !["", "false", "0", "no"].contains(flag.lowercased())
     }
 }

@@ -8,11 +8,17 @@ struct TableService: Sendable {
     let softDelete: SoftDeletePolicy
     let stamps: WriteStampIssuer
     let definedTables: DefinedTables
+    /// The property names of each table, to cap how many a table may have.
+    var properties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
 
     /// Creates the table on first use, with an index for incremental pulls.
     func ensureTable(_ table: String) async throws {
         guard await !definedTables.contains(table) else { return }
         try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
+        if await !properties.isKnown(table) {
+            let existing = try await (store as? SQLiteStore)?.propertyNames(table: table) ?? []
+            await properties.learn(table, names: existing)
+        }
         await definedTables.insert(table)
     }
 
@@ -35,6 +41,7 @@ struct TableService: Sendable {
         // Clients never send a version on insert; a stale one must not leak into the stored row.
         submitted["version"] = nil
         try await ensureTable(table)
+        try await properties.admit(submitted, into: table)
         return try await store.write { [stamps, submitted] tx in
             var item = submitted
             if let existing = try tx.lookup(table: table, id: id) {
@@ -71,6 +78,7 @@ struct TableService: Sendable {
         }
         changes["version"] = nil
         try await ensureTable(table)
+        try await properties.admit(changes, into: table)
         return try await store.write { [stamps, softDelete, changes] tx in
             guard var item = try tx.lookup(table: table, id: id),
                 !(softDelete.appliesTo(table) && Self.isDeleted(item))
@@ -138,15 +146,31 @@ struct TableService: Sendable {
             filter = filter.map { .and($0, notDeleted) } ?? notDeleted
         }
         let take = min(pageSize, options.top)
-        let query = StoreQuery(
-            table: table, filter: filter, ordering: options.ordering, limit: take, offset: options.skip)
-        let items: [[UInt8]]
-        if let select = options.select {
-            items = try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
-        } else {
-            // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
-            items = try await store.readJSON(query)
+        // Without a page boundary (or with $skip after one): one query. After a boundary: its slices in turn.
+        var slices: [FilterExpression?] = [filter]
+        if let keyset = options.keyset {
+            if options.skip > 0 {
+                let after = keyset.rowsAfter(ordering: options.effectiveOrdering)
+                slices = [filter.map { .and($0, after) } ?? after]
+            } else {
+                slices = keyset.slicesAfter(ordering: options.effectiveOrdering).map { slice in
+                    filter.map { .and($0, slice) } ?? slice
+                }
+            }
         }
+        var items: [[UInt8]] = []
+        for slice in slices where items.count < take {
+            let query = StoreQuery(
+                table: table, filter: slice, ordering: options.ordering, limit: take - items.count,
+                offset: options.skip)
+            if let select = options.select {
+                items += try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
+            } else {
+                // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
+                items += try await store.readJSON(query)
+            }
+        }
+        // The count is of every matching row, not of those after the page boundary, and only when asked for.
         let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
         return QueryPage(items: items, count: count, take: take)
     }

@@ -113,14 +113,17 @@ struct WireTraceTests {
 
             try await device.todos.pull(options: PullOptions(pageSize: 5))
 
-            // The server sends at most 2 rows and a rel=next link for the rest; the client follows it
-            // until a page needs no link, then asks on from where it is and ends on the empty page.
+            // The server sends at most 2 rows and a rel=next link for the rest (its $skiptoken holds the last
+            // row's id, base64url of ["i2","i2"] and ["i4","i4"]); the client follows it until a page needs no
+            // link, then asks on from where it is and ends on the empty page.
             let requests = try await harness.takeRequests()
             #expect(requests.allSatisfy { $0.method == "GET" && $0.path == "/tables/TodoItem" })
             #expect(
                 requests.map(\.querySet) == [
-                    ["$skip=0", "$top=5", "__includeDeleted=true"], ["$skip=2", "$top=3", "__includeDeleted=true"],
-                    ["$skip=4", "$top=1", "__includeDeleted=true"], ["$skip=5", "$top=5", "__includeDeleted=true"],
+                    ["$skip=0", "$top=5", "__includeDeleted=true"],
+                    ["$skiptoken=WyJpMiIsImkyIl0", "$top=3", "__includeDeleted=true"],
+                    ["$skiptoken=WyJpNCIsImk0Il0", "$top=1", "__includeDeleted=true"],
+                    ["$skip=5", "$top=5", "__includeDeleted=true"],
                 ])
             #expect(try await device.todos.query().fetchCount() == 5)
         }

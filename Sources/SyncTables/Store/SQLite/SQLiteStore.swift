@@ -175,7 +175,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
 
     // MARK: Opening
 
-    private func openStorage() throws(StoreError) -> SQLiteStorage {
+    func openStorage() throws(StoreError) -> SQLiteStorage {
         guard let storage else { throw StoreError.closed }
         return storage
     }
