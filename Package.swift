@@ -191,7 +191,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SynctablesCLITests",
-            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"] + subprocess
+            dependencies: [
+                "SyncTables", "SyncTablesServer", "SyncTablesSQLCipher",
+                .product(name: "Logging", package: "swift-log"),
+            ] + subprocess
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SyncTables
 import SyncTablesServer
 import Testing
@@ -104,7 +105,9 @@ extension CLIHarness {
                 item["text"] = "local"
                 try await todo.update(item)
             }
-            let engine = SyncEngine(context: context, definitions: [], clock: ManualSyncClock())
+            var quiet = Logger(label: "SyncTables.SyncEngine.tests")
+            quiet.logLevel = .error
+            let engine = SyncEngine(context: context, definitions: [], clock: ManualSyncClock(), logger: quiet)
             await engine.syncNow()
             #expect(try await context.deadOperations().count == ids.count)
         }

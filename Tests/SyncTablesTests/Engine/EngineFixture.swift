@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SyncTables
 import SyncTablesServer
 import Testing
@@ -38,10 +39,17 @@ struct EngineDevice {
         let engine = SyncEngine(
             context: context,
             definitions: [SyncDefinition(todos, queryId: "todos"), SyncDefinition(notes, queryId: "notes")],
-            configuration: configuration, clock: clock, random: { 0.5 })
+            configuration: configuration, clock: clock, random: { 0.5 }, logger: Self.quietLogger)
         return EngineDevice(
             device: Device(path: path, context: context, todos: todos), engine: engine, clock: clock, notes: notes)
     }
+
+    /// Engines in tests log only errors, so the test output stays readable.
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "SyncTables.SyncEngine.tests")
+        logger.logLevel = .error
+        return logger
+    }()
 
     /// Waits (without the clock) until the engine's state satisfies `condition`.
     func waitForState(_ condition: @Sendable (SyncEngineState) -> Bool) async throws {

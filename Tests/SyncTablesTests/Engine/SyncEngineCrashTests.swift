@@ -39,7 +39,8 @@ struct SyncEngineCrashTests {
             let retryAt = try #require(try await reopened.nextRetryTime(after: clock.now()))
             #expect(retryAt > started.addingTimeInterval(599) && retryAt < Date().addingTimeInterval(601))
             let table = try await reopened.table(JSONObject.self, named: "Note")
-            let engine = SyncEngine(context: reopened, definitions: [SyncDefinition(table)], clock: clock)
+            let engine = SyncEngine(
+                context: reopened, definitions: [SyncDefinition(table)], clock: clock, logger: EngineDevice.quietLogger)
             _ = try await harness.takeRequests()
 
             await engine.syncNow()

@@ -25,7 +25,7 @@ struct SyncEngineServerDownTests {
         let engine = SyncEngine(
             context: context, definitions: [SyncDefinition(todos, queryId: "all")],
             configuration: SyncEngineConfiguration(breakerThreshold: 3, breakerCooldown: .seconds(120)),
-            clock: clock, random: { 0.5 })
+            clock: clock, random: { 0.5 }, logger: EngineDevice.quietLogger)
         try await todos.insert(TodoItem(id: "a", text: "one"))
 
         // The server stops: three failed cycles open the breaker.
