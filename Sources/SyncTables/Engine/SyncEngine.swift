@@ -52,6 +52,8 @@ public actor SyncEngine {
     private var lastSuccessfulPush: Date?
     private var lastSuccessfulPull: Date?
     private var eventsTask: Task<Void, Never>?
+    private var refreshingQueueSize = false
+    private var queueSizeChangedMeanwhile = false
 
     private var cycleTask: Task<SyncCycleReport, Never>?
     private var loopTask: Task<Void, Never>?
@@ -67,7 +69,7 @@ public actor SyncEngine {
     ///   - clock: The time source; ``ManualSyncClock`` in tests.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
     ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
-    ///     operation and pull (debug, with the operation id as `operation` metadata).
+    ///     operation and pulled page (debug, with the operation id as `operation` metadata).
     ///   - metricsFactory: Where its metrics go (see <doc:TheSyncEngine>); by default the
     ///     backend the app bootstrapped.
     public init(
@@ -129,6 +131,49 @@ public actor SyncEngine {
         publishStatus()
     }
 
+    /// After a local write: the queue's size and oldest operation, two indexed reads however long the
+    /// queue (the dead count is refreshed by cycles). Writes that come while it runs share the next read.
+    private func refreshQueueSize() async {
+        guard !refreshingQueueSize else {
+            queueSizeChangedMeanwhile = true
+            return
+        }
+        refreshingQueueSize = true
+        defer { refreshingQueueSize = false }
+        repeat {
+            queueSizeChangedMeanwhile = false
+            guard let size = try? await context.queueSize() else { return }
+            queueStatistics.operations = size.operations
+            queueStatistics.oldestCreatedAt = size.oldestCreatedAt
+            metrics.record(queueStatistics, at: clock.now())
+            publishStatus()
+        } while queueSizeChangedMeanwhile
+    }
+
+    /// Follows the context's events while the engine lives: local writes update the status, pulled pages
+    /// are logged.
+    private func listenToEvents() {
+        guard eventsTask == nil else { return }
+        let events = context.events
+        eventsTask = Task { [weak self] in
+            for await event in events {
+                switch event {
+                case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded:
+                    await self?.refreshQueueSize()
+                case .pullPageApplied(let table, let queryId, let upserted, let deleted, let skipped):
+                    await self?.logger.debug(
+                        "page pulled",
+                        metadata: [
+                            "table": "\(table)", "queryId": "\(queryId ?? "")", "upserted": "\(upserted)",
+                            "deleted": "\(deleted)", "skipped": "\(skipped)",
+                        ])
+                default:
+                    break
+                }
+            }
+        }
+    }
+
     // MARK: Running
 
     /// Starts syncing by itself: a cycle now (or when a persisted backoff ends), then a retry whenever a
@@ -137,17 +182,7 @@ public actor SyncEngine {
         guard loopTask == nil else { return }
         if state == .stopped { setState(.idle) }
         await refreshQueueStatistics()
-        let events = context.events
-        eventsTask = Task { [weak self] in
-            for await event in events {
-                switch event {
-                case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded:
-                    await self?.refreshQueueStatistics()
-                default:
-                    break
-                }
-            }
-        }
+        listenToEvents()
         if let persisted = try? await context.engineBackoff() {
             failedCycles = persisted.failures
             if persisted.until > clock.now() {
@@ -188,6 +223,7 @@ public actor SyncEngine {
     @discardableResult
     public func syncNow(reason: String = "manual") async -> SyncCycleReport {
         if let cycleTask { return await cycleTask.value }
+        listenToEvents()
         let timer = metrics.cycleDuration
         let task = Task { await SyncEngineMetrics.measure(timer) { await self.runCycle(reason: reason) } }
         cycleTask = task

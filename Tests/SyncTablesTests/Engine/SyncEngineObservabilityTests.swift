@@ -36,6 +36,13 @@ struct SyncEngineObservabilityTests {
             #expect(dead.metadata["status"] == "400")
             #expect(lines.contains { $0.message == "sync engine state: syncing (pushing)" && $0.level == .info })
             #expect(lines.contains { $0.message == "sync engine state: idle" })
+            // Pages are logged from the context's events, which arrive on their own task.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !log.lines.contains(where: { $0.message == "page pulled" }), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let page = try #require(log.lines.first { $0.message == "page pulled" })
+            #expect(page.level == .debug && page.metadata["table"] == "TodoItem" && page.metadata["queryId"] == "all")
 
             #expect(try metrics.expectCounter("synctables_operations_pushed_total").totalValue == 1)
             #expect(try metrics.expectCounter("synctables_operations_failed_total").totalValue == 1)
