@@ -149,6 +149,12 @@ let package = Package(
             dependencies: ["SyncTables"],
             path: "Tests/SyncTablesCrashChild"
         ),
+        // A second "app" writing to a store file while others use it (the multi-process tests; not a product).
+        .executableTarget(
+            name: "sync-store-writer",
+            dependencies: ["SyncTables", "SyncTablesCore"],
+            path: "Tests/SyncTablesStoreWriter"
+        ),
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
         .testTarget(
             name: "SyncTablesTests",
@@ -183,7 +189,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SynctablesCLITests",
-            dependencies: ["SyncTables", "SyncTablesServer", "SyncTablesSQLCipher"] + subprocess
+            dependencies: [
+                "SyncTables", "SyncTablesCore", "SyncTablesServer", "SyncTablesSQLCipher", "SyncTablesSQLite",
+            ] + subprocess
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -65,7 +65,7 @@ public actor SyncContext {
         conflictPolicy: ConflictPolicy = .manual,
         pushHandler: (any PushHandler)? = nil
     ) async throws {
-        let highestSequence = try await SystemSchema.open(store)
+        try await SystemSchema.open(store)
         let existing = try await SyncError.mapping { try await store.tableDefinitions() }
         self.store = store
         if let actor = store as? any Actor {
@@ -79,7 +79,7 @@ public actor SyncContext {
         self.client = client
         self.conflictPolicy = conflictPolicy
         self.pushHandler = pushHandler
-        self.queue = OperationQueue(store: store, sequence: OperationSequence(continuingAfter: highestSequence))
+        self.queue = OperationQueue(store: store)
         self.definitions = Dictionary(
             existing.map { ($0.name.lowercased(), $0) },
             uniquingKeysWith: { first, _ in first }
