@@ -56,38 +56,30 @@ struct PushLeaseProcessTests {
         }
     }
 
-    @Test("a pusher killed with SIGKILL mid-push blocks others only until its lease expires; each insert lands once")
-    func killedPusherIsTakenOverAfterExpiry() async throws {
+    @Test("a pusher killed with SIGKILL mid-push is taken over by the next one; each insert lands once")
+    func killedPusherIsTakenOver() async throws {
         let kills = ProcessInfo.processInfo.environment["SYNCTABLES_LEASE_KILLS"].flatMap(Int.init) ?? 3
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             // Slow POSTs, so the child is killed with a request on the wire or between requests.
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/todo", occurrence: nil, action: .delay(milliseconds: 20)))
-            var queued = 0
             for round in 0..<kills {
                 try await harness.withContext(path) { context in
                     let todo = try await context.table(JSONObject.self, named: "todo")
                     let items: [JSONObject] = (0..<10).map { ["id": .string("r\(round)-\($0)")] }
                     _ = try await todo.insert(contentsOf: items)
                 }
-                queued += 10
                 let before = Self.postedIds(try await harness.controls.requests()).count
-                // Given a pusher killed after a few requests, holding a 2-second lease,
+                // Given a pusher killed after a few requests, holding its lease,
                 let status = try await CrashChildPusher.runKilled(
-                    path: path, server: harness.url, leaseSeconds: 2,
+                    path: path, server: harness.url, leaseSeconds: 3,
                     afterRequests: { try await Self.postedIds(harness.controls.requests()).count >= before + 3 })
                 #expect(status == .signaled(SIGKILL), "round \(round)")
 
-                // then synctables is refused while the lease lasts, and takes over once it expired.
-                let refused = try await harness.run(["push", "--json"], store: path, server: true)
-                #expect(refused.status == 11, "round \(round): \(refused.stdout) \(refused.stderr)")
-                var takeover = refused
-                let deadline = ContinuousClock.now + .seconds(10)
-                while takeover.status == 11, ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(200))
-                    takeover = try await harness.run(["push", "--json"], store: path, server: true)
-                }
+                // then synctables takes the push over at once: the lease's process is gone (its expiry, for a
+                // holder that cannot be asked, is PushLeaseTests' concern).
+                let takeover = try await harness.run(["push", "--json"], store: path, server: true)
                 #expect(takeover.status == 0, "round \(round): \(takeover.stdout) \(takeover.stderr)")
             }
             let posted = Self.postedIds(try await harness.controls.requests())

@@ -7,6 +7,8 @@ import Foundation
 /// extension, `synctables push`) finds the lease held and fails with ``SyncError/pushInProgress(owner:)``
 /// before it sends anything. A pusher renews its lease with each operation it takes from the queue, so a
 /// lease only expires when its owner stopped (killed, say, mid-push); then the next pusher takes it over.
+/// It does so at once when the owner's process is known to be gone (its recorded pid names no process on
+/// this machine), so a pusher restarted after a crash does not wait for the expiry.
 ///
 /// The clock is injectable, so expiry can be tested without waiting.
 struct PushLease: Sendable {
@@ -47,7 +49,9 @@ struct PushLease: Sendable {
     /// Throws ``SyncError/pushInProgress(owner:)`` when another owner holds a lease that has not expired.
     func take(in transaction: any StoreTransaction) throws {
         let now = Self.milliseconds(clock())
-        if let holder = try Self.holder(in: transaction), holder.owner != owner, holder.expires > now {
+        if let holder = try Self.holder(in: transaction), holder.owner != owner, holder.expires > now,
+            !Self.processIsGone(owner: holder.owner)
+        {
             throw SyncError.pushInProgress(owner: holder.owner)
         }
         let expires = now + duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
@@ -68,6 +72,15 @@ struct PushLease: Sendable {
             throw SyncError.corruptSystemTable(table: SystemTables.config, message: "unreadable push lease '\(value)'")
         }
         return Holder(owner: String(parts[1]), expires: expires)
+    }
+
+    /// Whether the process an owner names (`… (pid N, …)`) has ended. `false` when the owner names no pid or
+    /// the process cannot be asked about (another user's or sandbox's process is taken to be alive).
+    static func processIsGone(owner: String) -> Bool {
+        guard let start = owner.range(of: "(pid ")?.upperBound,
+            let pid = Int32(owner[start...].prefix { $0.isNumber }), pid > 0
+        else { return false }
+        return kill(pid, 0) == -1 && errno == ESRCH
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {
