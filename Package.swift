@@ -156,6 +156,12 @@ let package = Package(
             dependencies: ["SyncTables"],
             path: "Tests/SyncTablesCrashChild"
         ),
+        // A second "app" writing to a store file while others use it (the multi-process tests; not a product).
+        .executableTarget(
+            name: "sync-store-writer",
+            dependencies: ["SyncTables", "SyncTablesCore"],
+            path: "Tests/SyncTablesStoreWriter"
+        ),
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
         .testTarget(
             name: "SyncTablesTests",
@@ -192,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "SynctablesCLITests",
             dependencies: [
-                "SyncTables", "SyncTablesServer", "SyncTablesSQLCipher",
+                "SyncTables", "SyncTablesCore", "SyncTablesServer", "SyncTablesSQLCipher", "SyncTablesSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ] + subprocess
         ),

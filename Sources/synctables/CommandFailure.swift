@@ -48,6 +48,8 @@ struct CommandFailure: Error, Sendable {
             self.init(.storeCorrupt, error.description)
         case .invalidTableName, .invalidQuery, .invalidItemID:
             self.init(.usage, error.description)
+        case .pushInProgress:
+            self.init(.pushInProgress, error.description)
         default:
             self.init(.failure, error.description)
         }

@@ -13,6 +13,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case storeLocked = 8
     case wrongKey = 9
     case encryptionUnavailable = 10
+    case pushInProgress = 11
     case usage = 64
 
     /// A stable name for `--json` error output.
@@ -29,6 +30,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .storeLocked: "storeLocked"
         case .wrongKey: "wrongKey"
         case .encryptionUnavailable: "encryptionUnavailable"
+        case .pushInProgress: "pushInProgress"
         case .usage: "usage"
         }
     }
@@ -48,6 +50,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .wrongKey:
             "wrong key: the key does not open the store, the store is encrypted and no key was given, or it is not encrypted"
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
+        case .pushInProgress: "push refused: another process is pushing the same store (nothing was sent)"
         case .usage: "bad usage: unknown option, invalid value, filter or table name"
         }
     }

@@ -12,7 +12,9 @@ import SyncTables
 ///
 /// `engine` starts a ``SyncEngine`` syncing the table and runs until it is killed.
 ///
-/// It exits 0 when the sync finished and 1, with the error on standard error, when it failed.
+/// It exits 0 when the sync finished and 1, with the error on standard error, when it failed. The
+/// environment variable `SYNCTABLES_PUSH_LEASE_SECONDS` sets its push lease's duration (tests that kill it
+/// and let another pusher take over).
 @main
 struct CrashChild {
     static func main() async {
@@ -28,7 +30,9 @@ struct CrashChild {
     private static func run(_ arguments: [String]) async throws {
         guard arguments.count >= 3, let url = URL(string: arguments[1]) else { throw Usage.invalid(arguments) }
         let store = try SQLiteStore(path: arguments[2])
-        let context = try await SyncContext(store: store, client: SyncClient(url: url))
+        let leaseSeconds = ProcessInfo.processInfo.environment["SYNCTABLES_PUSH_LEASE_SECONDS"].flatMap(Int.init)
+        let context = try await SyncContext(
+            store: store, client: SyncClient(url: url), pushLeaseDuration: .seconds(leaseSeconds ?? 60))
         let tables = arguments.dropFirst(3)
         switch arguments[0] {
         case "push" where !tables.isEmpty:

@@ -28,6 +28,7 @@ struct LocalWriteTransaction {
         states.reserveCapacity(changes.count)
         touchedOrder.reserveCapacity(changes.count)
         results.reserveCapacity(changes.count)
+        var sequence = try OperationSequence(continuingIn: transaction)
 
         for change in changes {
             let id = change.itemId
@@ -40,7 +41,7 @@ struct LocalWriteTransaction {
                 state = ItemState(originalOperation: operation, row: row, operation: operation)
                 touchedOrder.append(id)
             }
-            results.append(try apply(change, to: &state))
+            results.append(try apply(change, to: &state, sequence: &sequence))
             states[id] = state
         }
 
@@ -71,16 +72,18 @@ struct LocalWriteTransaction {
     func insertNew(
         rows: [JSONObject], itemIds: [String], canonicalJSON: [[UInt8]]? = nil, in transaction: any StoreTransaction
     ) throws -> Bool {
+        var sequence = try OperationSequence(continuingIn: transaction)
         let operations = itemIds.map {
-            queue.makeOperation(kind: .insert, table: table, itemId: $0, item: nil, createdAt: now)
+            queue.makeOperation(sequence: &sequence, kind: .insert, table: table, itemId: $0, item: nil, createdAt: now)
         }
-        // Refused, the operations' sequences are spent; numbering never needs to be dense.
         return try transaction.insertNew(
             table: table, items: rows, canonicalJSON: canonicalJSON ?? [], queueing: operations)
     }
 
     /// Applies one change to the in-memory state of its item; a thrown error rolls the whole batch back.
-    private func apply(_ change: LocalChange, to state: inout ItemState) throws -> JSONObject? {
+    private func apply(_ change: LocalChange, to state: inout ItemState, sequence: inout OperationSequence) throws
+        -> JSONObject?
+    {
         let id = change.itemId
         let collapse = OperationCollapse.resolve(existing: state.operation, new: change.kind)
         if collapse == .reject, let existing = state.operation {
@@ -107,6 +110,7 @@ struct LocalWriteTransaction {
         switch collapse {
         case .enqueue:
             state.operation = queue.makeOperation(
+                sequence: &sequence,
                 kind: change.kind,
                 table: table,
                 itemId: id,

@@ -35,6 +35,8 @@ public actor SyncContext {
     }
     /// The operation queue, shared with push, pull and purge.
     nonisolated let queue: OperationQueue
+    /// What makes this context the store's only pusher while it pushes (see ``PushLease``).
+    nonisolated let pushLease: PushLease
     /// The subscribers of ``events``.
     nonisolated let eventBroadcaster = EventBroadcaster<SyncEvent>()
     /// The live queries waiting for table changes.
@@ -59,13 +61,18 @@ public actor SyncContext {
     ///
     /// Throws ``SyncError/unsupportedSchemaVersion(found:supported:)`` for a store written by a newer
     /// SyncTables, and ``SyncError/store(_:)`` when the store fails.
+    ///
+    /// `pushLeaseDuration` is how long another pusher of the same store file waits for this one after it
+    /// stopped without finishing (killed mid-push, say): a push renews its lease with every operation, so
+    /// make it longer than one request may take.
     public init(
         store: some LocalStore,
         client: SyncClient? = nil,
         conflictPolicy: ConflictPolicy = .manual,
-        pushHandler: (any PushHandler)? = nil
+        pushHandler: (any PushHandler)? = nil,
+        pushLeaseDuration: Duration = .seconds(60)
     ) async throws {
-        let highestSequence = try await SystemSchema.open(store)
+        try await SystemSchema.open(store)
         let existing = try await SyncError.mapping { try await store.tableDefinitions() }
         self.store = store
         if let actor = store as? any Actor {
@@ -79,7 +86,8 @@ public actor SyncContext {
         self.client = client
         self.conflictPolicy = conflictPolicy
         self.pushHandler = pushHandler
-        self.queue = OperationQueue(store: store, sequence: OperationSequence(continuingAfter: highestSequence))
+        self.queue = OperationQueue(store: store)
+        self.pushLease = PushLease(duration: pushLeaseDuration)
         self.definitions = Dictionary(
             existing.map { ($0.name.lowercased(), $0) },
             uniquingKeysWith: { first, _ in first }

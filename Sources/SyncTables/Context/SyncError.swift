@@ -53,6 +53,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case remote(RemoteError)
     /// A failure from a component outside SyncTables (e.g. a third-party store) that is not a `StoreError`.
     case underlying(String)
+    /// Another pusher (this process or another one using the same store file) holds the store's push lease;
+    /// nothing was sent. `owner` names it. A lease whose owner stopped expires, and is then taken over.
+    case pushInProgress(owner: String)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -109,6 +112,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return "The server's answer could not be used: \(error)."
         case .underlying(let message):
             return "The operation failed: \(message)."
+        case .pushInProgress(let owner):
+            return "Another pusher (\(owner)) is pushing this store; nothing was sent. Try again when it is done "
+                + "(if it stopped, its lease expires after a while)."
         }
     }
 

@@ -12,8 +12,13 @@ extension SyncContext {
     /// whose server item equals what was sent is no conflict: an earlier attempt reached the server and
     /// only its response was lost (say, the app was killed mid-push), so the operation counts as done.
     ///
+    /// One push at a time per store file, across processes: while another context (here or in another
+    /// process, such as `synctables push`) pushes the same file, this one sends nothing and throws
+    /// ``SyncError/pushInProgress(owner:)``.
+    ///
     /// - Returns: What was pushed.
-    /// - Throws: ``PushFailure`` when the push was aborted or some operations failed.
+    /// - Throws: ``PushFailure`` when the push was aborted or some operations failed;
+    ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the store's push lease.
     @discardableResult
     public func push() async throws -> PushSummary {
         do {
@@ -30,6 +35,22 @@ extension SyncContext {
     /// backoff are not sent either, and each failure is scheduled or dead-lettered as it is recorded.
     func pushQueue(tables: Set<String>?, delivery: DeliveryPolicy? = nil) async throws -> PushSummary {
         let client = try requireClient()
+        let lease = pushLease
+        try await SyncError.mapping { try await store.write { try lease.take(in: $0) } }
+        do {
+            let summary = try await pushQueue(tables: tables, client: client, delivery: delivery)
+            try? await store.write { try lease.release(in: $0) }
+            return summary
+        } catch {
+            try? await store.write { try lease.release(in: $0) }
+            throw error
+        }
+    }
+
+    /// The push, holding the store's push lease.
+    private func pushQueue(tables: Set<String>?, client: SyncClient, delivery: DeliveryPolicy?) async throws
+        -> PushSummary
+    {
         let sender = OperationSender(client: client)
         let pushId = ItemID.generate()
         eventBroadcaster.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
@@ -48,7 +69,7 @@ extension SyncContext {
             do {
                 let inFlightItems = self.inFlightItems
                 claim = try await queue.claimNext(
-                    after: lastSequence, tables: tables,
+                    after: lastSequence, tables: tables, lease: pushLease,
                     skips: { operation, transaction in
                         guard let delivery else { return operation.state == .dead }
                         return try delivery.skips(operation, in: transaction)

@@ -17,8 +17,9 @@ extension OperationQueue {
         var item: JSONObject?
     }
 
-    /// Takes the next operation for sending, in one transaction: reads it and its item, calls
-    /// `markInFlight` (so a local write committing later sees it), and marks it attempted.
+    /// Takes the next operation for sending, in one transaction: renews the push lease (throwing
+    /// ``SyncError/pushInProgress(owner:)`` when another pusher took it over), reads the operation and its
+    /// item, calls `markInFlight` (so a local write committing later sees it), and marks it attempted.
     ///
     /// One transaction instead of three store calls per pushed operation. When the local row of an insert
     /// or update is missing the operation is left as it is and the claim has no item.
@@ -28,11 +29,13 @@ extension OperationQueue {
     func claimNext(
         after sequence: Int,
         tables: Set<String>?,
+        lease: PushLease,
         skips: @escaping @Sendable (PendingOperation, any StoreTransaction) throws -> Bool,
         markInFlight: @escaping @Sendable (PendingOperation) -> Void
     ) async throws -> Claim? {
         try await SyncError.mapping {
             try await store.write { transaction -> Claim? in
+                try lease.take(in: transaction)
                 var after = sequence
                 var found: PendingOperation?
                 while let candidate = try Self.next(after: after, tables: tables, in: transaction) {

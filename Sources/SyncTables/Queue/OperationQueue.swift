@@ -12,13 +12,12 @@ import Foundation
 struct OperationQueue: Sendable {
     /// The store holding `__operations`.
     let store: any LocalStore
-    /// The sequence counter shared by everything that enqueues.
-    let sequence: OperationSequence
 
     // MARK: Building blocks for one transaction
 
-    /// A new operation at the tail of the queue (not yet saved).
+    /// A new operation at the tail of the queue (not yet saved), numbered by `sequence`.
     func makeOperation(
+        sequence: inout OperationSequence,
         kind: OperationKind,
         table: String,
         itemId: String,
@@ -74,8 +73,22 @@ struct OperationQueue: Sendable {
             try OperationErrorRecord.deleteRecords(operationId: operation.id, in: transaction)
         }
         try RetryRecord.delete(operationIds: operations.map(\.id), in: transaction)
-        // Remember the high-water mark so numbering continues above it after a reopen with an empty queue.
-        try SystemConfig.setValue(String(sequence.current), for: SystemConfig.operationSequenceKey, in: transaction)
+        try Self.recordHighestSequence(removing: operations, in: transaction)
+    }
+
+    /// Records the highest sequence among `operations` (about to leave the queue) when it is above the
+    /// recorded mark, so numbering continues above it once the queue is empty, in this process or another.
+    private static func recordHighestSequence(
+        removing operations: [PendingOperation], in transaction: any StoreTransaction
+    )
+        throws
+    {
+        guard let removed = operations.map(\.sequence).max() else { return }
+        let recorded = try SystemConfig.value(for: SystemConfig.operationSequenceKey, in: transaction).flatMap {
+            Int($0)
+        }
+        guard removed > recorded ?? 0 else { return }
+        try SystemConfig.setValue(String(removed), for: SystemConfig.operationSequenceKey, in: transaction)
     }
 
     /// The highest sequence ever handed out: the larger of the queue's maximum and the recorded mark.

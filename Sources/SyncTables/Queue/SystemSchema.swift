@@ -28,8 +28,8 @@ enum SystemSchema {
     /// The layout version this library writes.
     static var currentVersion: Int { migrations.last?.version ?? 0 }
 
-    /// Brings the system tables to ``currentVersion`` and returns the highest operation sequence in use.
-    static func open(_ store: any LocalStore) async throws(SyncError) -> Int {
+    /// Brings the system tables to ``currentVersion``.
+    static func open(_ store: any LocalStore) async throws(SyncError) {
         try await SyncError.mapping {
             try await store.write { transaction in
                 // `__config` exists in every version, so the stamp can always be read.
@@ -48,7 +48,6 @@ enum SystemSchema {
                         in: transaction
                     )
                 }
-                return try OperationQueue.highestSequence(in: transaction)
             }
         }
     }

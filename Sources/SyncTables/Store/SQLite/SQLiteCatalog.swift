@@ -119,6 +119,24 @@ struct SQLiteCatalog: Sendable {
         return catalog
     }
 
+    /// A short summary of the catalog tables in `database`, cheap to read and compare: it changes whenever a
+    /// connection (of this process or another) adds a table, a column, a date property or an index.
+    static func fingerprint(_ database: Database) throws -> SQLiteValue {
+        try database.scalar(
+            """
+            SELECT (SELECT count(*) FROM __synctables_columns) || '|'
+                || ifnull((SELECT group_concat(key || ' ' || date_properties || ' ' || indexes, '|')
+                    FROM __synctables_tables), '')
+            """)
+    }
+
+    /// Reads the catalog again (another connection changed it), with a ``revision`` above every earlier one.
+    mutating func reload(_ database: Database) throws {
+        let earlier = revision
+        self = try Self.load(database)
+        revision = earlier + 1
+    }
+
     subscript(key: String) -> SQLiteTableState? {
         tables[key]
     }

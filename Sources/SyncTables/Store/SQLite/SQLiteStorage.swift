@@ -19,16 +19,50 @@ final class SQLiteStorage {
 
     // MARK: Transactions
 
+    /// `PRAGMA data_version` when the catalog was last checked against the file; `nil` checks it next time.
+    private var checkedDataVersion: SQLiteValue?
+    /// ``SQLiteCatalog/fingerprint(_:)`` of the file when ``catalog`` was last checked; `nil` reloads it.
+    private var checkedFingerprint: SQLiteValue?
+
     /// Runs `body` atomically: in a transaction (a savepoint when one is already open), restoring the
-    /// in-memory catalog if it rolls back.
+    /// in-memory catalog if it rolls back. A new transaction first checks the catalog against the file
+    /// (see ``revalidateCatalog()``), under the write lock, so column numbers are never taken twice.
     func atomically<Result>(_ body: () throws -> Result) throws -> Result {
         let saved = catalog
+        let outermost = !database.isInTransaction
         do {
-            return try database.transaction(.immediate, body)
+            return try database.transaction(.immediate) {
+                if outermost { try revalidateCatalog() }
+                return try body()
+            }
         } catch {
+            // The restored catalog may predate a reload this transaction made: check it afresh next time.
             catalog = saved
+            (checkedDataVersion, checkedFingerprint) = (nil, nil)
             throw error
         }
+    }
+
+    /// Runs a read in one snapshot of the file (a read transaction unless one is open), with the catalog
+    /// checked against that snapshot first: rows another process wrote may use columns this one has not
+    /// seen yet.
+    func reading<Result>(_ body: () throws -> Result) throws -> Result {
+        guard !database.isInTransaction else { return try body() }
+        return try database.transaction(.deferred) {
+            try revalidateCatalog()
+            return try body()
+        }
+    }
+
+    /// Reloads the catalog when another connection (this process's or another's) changed it since it was
+    /// last checked. Runs at the start of each transaction: `PRAGMA data_version` tells (cheaply) whether any
+    /// other connection committed at all, and only then the catalog's fingerprint is read.
+    private func revalidateCatalog() throws {
+        let dataVersion = try database.scalar("PRAGMA data_version")
+        guard dataVersion != checkedDataVersion else { return }
+        let fingerprint = try SQLiteCatalog.fingerprint(database)
+        if fingerprint != checkedFingerprint { try catalog.reload(database) }
+        (checkedDataVersion, checkedFingerprint) = (dataVersion, fingerprint)
     }
 
     // MARK: Tables
@@ -37,8 +71,8 @@ final class SQLiteStorage {
         try atomically { try catalog.define(definition, in: database) }
     }
 
-    var tableDefinitions: [TableDefinition] {
-        catalog.tables.keys.sorted().compactMap { catalog.tables[$0]?.definition }
+    func tableDefinitions() throws -> [TableDefinition] {
+        try reading { catalog.tables.keys.sorted().compactMap { catalog.tables[$0]?.definition } }
     }
 
     // MARK: Reads
@@ -60,6 +94,12 @@ final class SQLiteStorage {
     private func readRows<Row>(_ query: StoreQuery, _ row: (Statement, SQLiteTableState) throws -> Row) throws
         -> [Row]
     {
+        try reading { try readRowsInSnapshot(query, row) }
+    }
+
+    private func readRowsInSnapshot<Row>(_ query: StoreQuery, _ row: (Statement, SQLiteTableState) throws -> Row)
+        throws -> [Row]
+    {
         let table = try catalog.table(named: query.table)
         let select = try selectStatement(
             columns: table.storedColumns, table: table, query: query, ordered: true)
@@ -76,6 +116,10 @@ final class SQLiteStorage {
     }
 
     func count(_ query: StoreQuery) throws -> Int {
+        try reading { try countInSnapshot(query) }
+    }
+
+    private func countInSnapshot(_ query: StoreQuery) throws -> Int {
         let table = try catalog.table(named: query.table)
         var unpaged = query
         unpaged.limit = nil
@@ -90,6 +134,10 @@ final class SQLiteStorage {
     }
 
     func lookup(table name: String, id: String) throws -> JSONObject? {
+        try reading { try lookupInSnapshot(table: name, id: id) }
+    }
+
+    private func lookupInSnapshot(table name: String, id: String) throws -> JSONObject? {
         let table = try catalog.table(named: name)
         let statement = try database.cachedStatement(table.lookupSQL)
         defer { statement.reset() }
@@ -137,15 +185,15 @@ final class SQLiteStorage {
                 else { throw RowExists() }
             }
         }
-        // A new row's key refuses a stored or repeated id; an id whose pointer is in the side table (a queued
-        // delete, say) is looked for only when the table has such pointers at all.
-        if try SQLiteQueuePointers.sideTableHasItems(of: name, in: database) {
-            for operation in operations
-            where try SQLiteQueuePointers.find(table: name, itemId: operation.itemId, in: self) != nil {
-                return false
-            }
-        }
         return try atomicallyRefusing {
+            // A new row's key refuses a stored or repeated id; an id whose pointer is in the side table (a
+            // queued delete, say) is looked for only when the table has such pointers at all.
+            if try SQLiteQueuePointers.sideTableHasItems(of: name, in: database) {
+                for operation in operations
+                where try SQLiteQueuePointers.find(table: name, itemId: operation.itemId, in: self) != nil {
+                    throw RowExists()
+                }
+            }
             try write(table: name, items: items, canonicalJSON: texts, replacing: false, queued: sequences)
             try SQLiteOperationTable.insert(operations, in: database)
         }
@@ -171,11 +219,14 @@ final class SQLiteStorage {
     private func write(
         table name: String, items: [JSONObject], canonicalJSON: [[UInt8]]?, replacing: Bool, queued: [Int64]? = nil
     ) throws {
-        var table = try catalog.table(named: name)
-        guard !items.isEmpty else { return }
+        guard !items.isEmpty else {
+            _ = try reading { try catalog.table(named: name) }
+            return
+        }
         // One savepoint (or transaction) for the whole batch: an item without an id rolls back the items
         // before it too, so a refused batch leaves the table untouched.
         try atomically {
+            var table = try catalog.table(named: name)
             // New rows go in blocks of many rows per statement; what is left over (and every replacing
             // write) one row at a time.
             let written =
@@ -323,8 +374,8 @@ final class SQLiteStorage {
     }
 
     func delete(table name: String, ids: [String]) throws -> Int {
-        let table = try catalog.table(named: name)
-        return try atomically {
+        try atomically {
+            let table = try catalog.table(named: name)
             let statement = try database.cachedStatement("DELETE FROM \(table.quotedName) WHERE id = ?")
             defer { statement.reset() }
             var deleted = 0
@@ -343,6 +394,10 @@ final class SQLiteStorage {
     }
 
     func delete(_ query: StoreQuery) throws -> Int {
+        try atomically { try deleteInTransaction(query) }
+    }
+
+    private func deleteInTransaction(_ query: StoreQuery) throws -> Int {
         let table = try catalog.table(named: query.table)
         let paged = query.limit != nil || query.offset > 0
         let select = try selectStatement(columns: "id", table: table, query: query, ordered: paged)
@@ -358,13 +413,11 @@ final class SQLiteStorage {
             sql = "DELETE FROM " + rest
             queuedSQL = "SELECT \(queuedColumn) FROM " + rest
         }
-        return try atomically {
-            try SQLiteValueSets.with(select.valueSets, in: database) {
-                // Rows with a queued operation hand their pointers to the side table first.
-                try SQLiteQueuePointers.keepPointers(ofRows: queuedSQL, bindings: select.bindings, in: database)
-                try database.run(sql, select.bindings)
-                return database.changes
-            }
+        return try SQLiteValueSets.with(select.valueSets, in: database) {
+            // Rows with a queued operation hand their pointers to the side table first.
+            try SQLiteQueuePointers.keepPointers(ofRows: queuedSQL, bindings: select.bindings, in: database)
+            try database.run(sql, select.bindings)
+            return database.changes
         }
     }
 

@@ -88,22 +88,26 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
 
     /// The definitions of every table.
     public func tableDefinitions() throws -> [TableDefinition] {
-        try openStorage().tableDefinitions
+        defer { publishTables() }
+        return try mappingStoreErrors { try openStorage().tableDefinitions() }
     }
 
     /// The rows matching a query, in its order.
     public func read(_ query: StoreQuery) throws -> [JSONObject] {
-        try mappingStoreErrors { try openStorage().read(query) }
+        defer { publishTables() }
+        return try mappingStoreErrors { try openStorage().read(query) }
     }
 
     /// The rows matching a query, each as its stored JSON text (see ``LocalStore/readJSON(_:)``).
     public func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
-        try mappingStoreErrors { try openStorage().readJSON(query) }
+        defer { publishTables() }
+        return try mappingStoreErrors { try openStorage().readJSON(query) }
     }
 
     /// The number of rows a query selects.
     public func count(_ query: StoreQuery) throws -> Int {
-        try mappingStoreErrors { try openStorage().count(query) }
+        defer { publishTables() }
+        return try mappingStoreErrors { try openStorage().count(query) }
     }
 
     /// The row with this id, or `nil`.
@@ -126,7 +130,10 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
     }
 
     private func lookupOnStore(table: String, id: String) throws -> JSONObject? {
-        try mappingStoreErrors { try openStorage().lookup(table: table, id: id) }
+        // The lookup connection sends here what its copy of the catalog does not cover (a table or column
+        // another process added): the check below reloads the catalog, and the copy is brought up to date.
+        defer { publishTables() }
+        return try mappingStoreErrors { try openStorage().lookup(table: table, id: id) }
     }
 
     /// Runs `body` in one SQLite transaction (`BEGIN IMMEDIATE`); rolls back everything if it throws.
