@@ -72,15 +72,10 @@ struct QueueStatistics: Sendable, Hashable {
 extension SyncContext {
     /// The number of queued operations and when the first in queue order was created.
     func queueSize() async throws -> QueueStatistics {
-        try await SyncError.mapping {
-            try await store.write { transaction in
-                var size = QueueStatistics()
-                size.operations = try transaction.countQueuedOperations(.all)
-                size.oldestCreatedAt = try transaction.queuedOperations(OperationSelection(limit: 1)).first?
-                    .createdAt.date
-                return size
-            }
-        }
+        var size = QueueStatistics()
+        size.operations = try await queue.count()
+        size.oldestCreatedAt = try await queue.next()?.createdAt.date
+        return size
     }
 
     /// Counts the queue's operations and finds the oldest.

@@ -150,8 +150,9 @@ public actor SyncEngine {
         } while queueSizeChangedMeanwhile
     }
 
-    /// Follows the context's events while the engine lives: local writes update the status, pulled pages
-    /// are logged.
+    /// Follows the context's local writes while the engine runs (between ``start()`` and ``stop()``), so the
+    /// status follows them. An engine only asked to ``syncNow(reason:)`` does not listen: every event would
+    /// wake a task.
     private func listenToEvents() {
         guard eventsTask == nil else { return }
         let events = context.events
@@ -160,13 +161,6 @@ public actor SyncEngine {
                 switch event {
                 case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded:
                     await self?.refreshQueueSize()
-                case .pullPageApplied(let table, let queryId, let upserted, let deleted, let skipped):
-                    await self?.logger.debug(
-                        "page pulled",
-                        metadata: [
-                            "table": "\(table)", "queryId": "\(queryId ?? "")", "upserted": "\(upserted)",
-                            "deleted": "\(deleted)", "skipped": "\(skipped)",
-                        ])
                 default:
                     break
                 }
@@ -223,7 +217,6 @@ public actor SyncEngine {
     @discardableResult
     public func syncNow(reason: String = "manual") async -> SyncCycleReport {
         if let cycleTask { return await cycleTask.value }
-        listenToEvents()
         let timer = metrics.cycleDuration
         let task = Task { await SyncEngineMetrics.measure(timer) { await self.runCycle(reason: reason) } }
         cycleTask = task
@@ -353,7 +346,7 @@ public actor SyncEngine {
                 let summary = try await SyncEngineMetrics.measure(metrics.pullDuration) {
                     try await context.pull(
                         table: definition.table, query: definition.query, queryId: definition.queryId,
-                        options: options)
+                        options: options, logger: logger)
                 }
                 report.pulls.append((definition.table, summary))
                 metrics.rowsPulled.increment(by: summary.received)

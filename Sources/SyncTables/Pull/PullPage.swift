@@ -1,3 +1,5 @@
+import Logging
+
 /// One page of server records applied to the local table in one transaction, with the pull's token
 ///: records with a pending local operation are skipped, `deleted: true` deletes.
 struct PullPage: Sendable {
@@ -5,6 +7,8 @@ struct PullPage: Sendable {
     let records: [JSONObject]
     /// The incremental token to store with the page, under this config key.
     let token: (key: String, value: Timestamp)?
+    /// Where the page is logged once applied (the sync engine's logger), if anywhere.
+    var logger: Logger?
 
     struct Result: Sendable {
         var upserted = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A pull's arguments, validated before any I/O, and the requests they lead to.
 struct PullPlan: Sendable {
@@ -10,6 +11,8 @@ struct PullPlan: Sendable {
     let filter: FilterExpression?
     let orderBy: [String]
     let parameters: [(name: String, value: String)]
+    /// Where each applied page is logged (the sync engine's logger), if anywhere.
+    var logger: Logger?
 
     init(table: String, query: StoreQuery?, queryId: String?, options: PullOptions) throws(SyncError) {
         guard options.pageSize > 0 else {

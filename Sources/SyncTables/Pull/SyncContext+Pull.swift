@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 // Pull: validate before any I/O, push first when the table is dirty, page with $skip/$top
 // until an empty page, and for a query id keep the `updatedAt ge` watermark, committed with
@@ -18,10 +19,12 @@ extension SyncContext {
         table: String,
         query: StoreQuery?,
         queryId rawQueryId: String?,
-        options: PullOptions
+        options: PullOptions,
+        logger: Logger? = nil
     ) async throws -> PullSummary {
         let queryId = rawQueryId.flatMap { $0.isEmpty ? nil : $0 }
-        let plan = try PullPlan(table: table, query: query, queryId: queryId, options: options)
+        var plan = try PullPlan(table: table, query: query, queryId: queryId, options: options)
+        plan.logger = logger
         let client = try requireClient()
         return try await withSyncAction {
             if options.pushesFirst, try await queue.count(tables: [table]) > 0 {
@@ -57,7 +60,7 @@ extension SyncContext {
         while !page.items.isEmpty {
             let records = Array(page.items.prefix(maximum - summary.received))
             let received = summary.received + records.count
-            let current = PullPage(table: plan.table, records: records, token: nil)
+            let current = PullPage(table: plan.table, records: records, token: nil, logger: plan.logger)
             guard received < maximum else {
                 try await apply(current, to: &summary, queryId: nil)
                 break
@@ -101,7 +104,8 @@ extension SyncContext {
             // commits. If the commit fails the request is cancelled; if the request fails, this page and
             // its token are committed already.
             let nextRequest = try plan.incrementalRequest(since: nextToken, skip: nextSkip)
-            let current = PullPage(table: plan.table, records: page.items, token: pageToken.map { (key, $0) })
+            let current = PullPage(
+                table: plan.table, records: page.items, token: pageToken.map { (key, $0) }, logger: plan.logger)
             page = try await apply(current, to: &summary, queryId: queryId) {
                 try await Self.fetch(nextRequest, plan: plan, client: client)
             }
@@ -153,6 +157,12 @@ extension SyncContext {
             .pullPageApplied(
                 table: page.table, queryId: queryId, upserted: result.upserted, deleted: result.deleted,
                 skipped: result.skippedPending + result.skippedInvalid))
+        page.logger?.debug(
+            "page pulled",
+            metadata: [
+                "table": "\(page.table)", "queryId": "\(queryId ?? "")", "upserted": "\(result.upserted)",
+                "deleted": "\(result.deleted)", "skipped": "\(result.skippedPending + result.skippedInvalid)",
+            ])
     }
 
     /// Ends a pull between pages with the same ``SyncError/cancelled`` a cancelled request gives.
