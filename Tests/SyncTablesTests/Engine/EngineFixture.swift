@@ -51,14 +51,23 @@ struct EngineDevice {
         return logger
     }()
 
-    /// Waits (without the clock) until the engine's state satisfies `condition`.
-    func waitForState(_ condition: @Sendable (SyncEngineState) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        for await state in engine.states {
-            if condition(state) { return }
-            if ContinuousClock.now > deadline { break }
+    /// Waits (without the clock) until the engine's state satisfies `condition`, at most 20 s.
+    func waitForState(_ condition: @escaping @Sendable (SyncEngineState) -> Bool) async throws {
+        let states = engine.states
+        let reached = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await state in states where condition(state) { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(20))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
-        Issue.record("the engine never reached the expected state; it is \(engine.state)")
+        if !reached { Issue.record("the engine never reached the expected state; it is \(engine.state)") }
     }
 }
 
@@ -66,5 +75,18 @@ extension SyncHarness {
     /// The table requests (method and path) the server received since the last call.
     func takeTableRequests() async throws -> [String] {
         try await takeRequests().map { "\($0.method) \($0.path)" }
+    }
+}
+
+/// Polls `condition` every 5 ms until it holds, recording an issue after 20 s (a stuck engine must fail the
+/// test, not hang it).
+func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("never happened: \(what)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
     }
 }

@@ -36,7 +36,7 @@ struct RetryPolicyTests {
             try await clock.sleep(until: start.addingTimeInterval(10))
             woke.set()
         }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try await eventually("the engine waits on the clock") { clock.sleeperCount > 0 }
         clock.advance(by: .seconds(9))
         #expect(!woke.isSet)
         clock.advance(by: .seconds(1))

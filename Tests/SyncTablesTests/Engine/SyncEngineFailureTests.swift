@@ -156,7 +156,7 @@ struct SyncEngineFailureTests {
             token.value = "secret"
             await device.engine.credentialsChanged()
             try await device.waitForState { $0 == .idle }
-            while try await device.context.pendingOperationCount() > 0 { await Task.yield() }
+            try await eventually("the queue is pushed") { try await device.context.pendingOperationCount() == 0 }
             #expect(try await device.todos.lookup(id: "a")?.version != nil)  // the server's answer, stored
             #expect(try await harness.takeTableRequests().contains("POST /tables/TodoItem"))
             await device.engine.stop()
@@ -240,11 +240,11 @@ struct SyncEngineFailureTests {
             device = try await EngineDevice.make(harness, path: device.device.path, clock: clock)
             await device.engine.start()
             #expect(device.engine.state == .backoff(until: until))
-            while clock.sleeperCount == 0 { await Task.yield() }
+            try await eventually("the engine waits on the clock") { clock.sleeperCount > 0 }
             #expect(try await harness.serverItem("a") == nil)  // nothing sent before the backoff ends
             clock.advance(to: until)
             try await device.waitForState { $0 == .idle }
-            while try await device.context.pendingOperationCount() > 0 { await Task.yield() }
+            try await eventually("the queue is pushed") { try await device.context.pendingOperationCount() == 0 }
             #expect(try await harness.serverItem("a") != nil)
             await device.engine.stop()
         }

@@ -94,51 +94,33 @@ struct SyncEngineObservabilityTests {
             let device = try await EngineDevice.make(harness)
             await device.engine.start()
             try await device.waitForState { $0 == .idle }
-            let statuses = device.engine.statuses
-
             try await device.todos.insert(TodoItem(id: "a", text: "one"))
 
-            for await status in statuses where status.pendingOperations == 1 {
-                #expect(status.oldestPendingOperationDate != nil)
-                break
-            }
+            try await eventually("the status counts the write") { device.engine.status.pendingOperations == 1 }
+            #expect(device.engine.status.oldestPendingOperationDate != nil)
             await device.engine.stop()
         }
     }
 }
 
-/// Collects a state stream until a condition holds.
+/// Collects a state stream.
 actor StateRecorder {
     private var states: [SyncEngineState] = []
-    private var task: Task<Void, Never>?
-    private var waiters:
-        [(condition: @Sendable (SyncEngineState) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(_ stream: AsyncStream<SyncEngineState>) {
-        task = nil
         Task { await self.consume(stream) }
     }
 
     private func consume(_ stream: AsyncStream<SyncEngineState>) async {
-        for await state in stream {
-            states.append(state)
-            let (ready, waiting) = waiters.partitioned { $0.condition(state) }
-            waiters = waiting
-            for waiter in ready { waiter.continuation.resume() }
-        }
+        for await state in stream { states.append(state) }
     }
 
-    /// The states seen until one satisfies `condition` (that one included).
+    /// The states seen until one satisfies `condition` (that one included), or all seen within 20 s.
     func until(_ condition: @escaping @Sendable (SyncEngineState) -> Bool) async -> [SyncEngineState] {
-        if !states.contains(where: condition) {
-            await withCheckedContinuation { waiters.append((condition, $0)) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !states.contains(where: condition), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return states
-    }
-}
-
-extension Array {
-    fileprivate func partitioned(_ belongs: (Element) -> Bool) -> ([Element], [Element]) {
-        (filter(belongs), filter { !belongs($0) })
     }
 }
