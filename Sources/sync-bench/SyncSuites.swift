@@ -66,7 +66,7 @@ struct SyncSuites {
         try await table.insert(contentsOf: (0..<operations).map { BenchTodo.make($0, runTag: "e") })
         let engine = SyncEngine(context: context, definitions: [])
         var report: SyncCycleReport?
-        let seconds = try await Stopwatch.time { report = await engine.syncNow(reason: "benchmark") }
+        let seconds = await Stopwatch.time { report = await engine.syncNow(reason: "benchmark") }
         try await context.close()
         guard report?.pushedOperations == operations else {
             throw BenchError.unexpected("the engine pushed \(report?.pushedOperations ?? 0) of \(operations)")
@@ -130,7 +130,7 @@ struct SyncSuites {
             context: engineContext,
             definitions: [SyncDefinition(engineTable, queryId: "all", pullOptions: PullOptions(pageSize: pageSize))])
         var engineReport: SyncCycleReport?
-        let engineSeconds = try await Stopwatch.time { engineReport = await engine.syncNow(reason: "benchmark") }
+        let engineSeconds = await Stopwatch.time { engineReport = await engine.syncNow(reason: "benchmark") }
         try await engineContext.close()
         let engineReceived = engineReport?.pulls.first?.summary.received ?? 0
         reporter.report(
