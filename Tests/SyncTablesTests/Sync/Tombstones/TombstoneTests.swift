@@ -72,11 +72,7 @@ struct TombstoneTests {
     @Test func serverWinsOnAConflictWithADeletedItemDeletesTheLocalRow() async throws {
         try await SyncHarness.with { harness in
             // Given: x was created and deleted on the server by B; A inserts its own x offline.
-            let deviceB = try await harness.device()
-            try await deviceB.todos.insert(TodoItem(id: "x", text: "from B"))
-            try await deviceB.context.push()
-            try await deviceB.todos.delete(id: "x")
-            try await deviceB.context.push()
+            try await Self.createAndDeleteOnTheServer("x", harness)
             let deviceA = try await harness.device(conflictPolicy: .serverWins)
             try await deviceA.todos.insert(TodoItem(id: "x", text: "from A"))
 
@@ -92,11 +88,7 @@ struct TombstoneTests {
 
     @Test func manualResolutionWithTheServersDeletedItemDeletesTheLocalRow() async throws {
         try await SyncHarness.with { harness in
-            let deviceB = try await harness.device()
-            try await deviceB.todos.insert(TodoItem(id: "x", text: "from B"))
-            try await deviceB.context.push()
-            try await deviceB.todos.delete(id: "x")
-            try await deviceB.context.push()
+            try await Self.createAndDeleteOnTheServer("x", harness)
             let deviceA = try await harness.device()
             try await deviceA.todos.insert(TodoItem(id: "x", text: "from A"))
             let failure = try await #require(throws: PushFailure.self) { try await deviceA.context.push() }
@@ -113,11 +105,7 @@ struct TombstoneTests {
 
     @Test func pushHandlerReturningADeletedItemAsTheResultLeavesNoLiveRow() async throws {
         try await SyncHarness.with { harness in
-            let deviceB = try await harness.device()
-            try await deviceB.todos.insert(TodoItem(id: "x", text: "from B"))
-            try await deviceB.context.push()
-            try await deviceB.todos.delete(id: "x")
-            try await deviceB.context.push()
+            try await Self.createAndDeleteOnTheServer("x", harness)
             // An app handler that settles a conflict inline by taking the server's copy.
             let store = try SQLiteStore(path: harness.directory.newDatabasePath())
             let context = try await SyncContext(
@@ -157,6 +145,17 @@ struct TombstoneTests {
             #expect(try await todos.query().fetchAll().map(\.id).sorted() == ["a", "b", "c"])
             #expect(try await todos.lookup(id: "a")?.version == "v1")
         }
+    }
+}
+
+extension TombstoneTests {
+    /// Another device creates the item and deletes it: the server keeps a tombstone with "from B".
+    static func createAndDeleteOnTheServer(_ id: String, _ harness: SyncHarness) async throws {
+        let other = try await harness.device()
+        try await other.todos.insert(TodoItem(id: id, text: "from B"))
+        try await other.context.push()
+        try await other.todos.delete(id: id)
+        try await other.context.push()
     }
 }
 
