@@ -40,7 +40,7 @@ struct DeliveryPolicy: Sendable {
             logger?.warning("operation dead-lettered: too many transient failures", metadata: metadata)
         case .transient:
             let delay = retryAfter ?? retry.delay(afterFailures: record.failures, unit: unitRandom())
-            record.nextAttemptAt = Timestamp(date: now.addingTimeInterval(delay.seconds))
+            record.nextAttemptAt = Timestamp(date: now.addingTimeInterval(delay.timeInterval))
             logger?.debug("operation retry scheduled in \(delay)", metadata: metadata)
         case .conflict, .authentication:
             break  // the conflict policy decides; a 401 aborts the push before anything is recorded

@@ -35,7 +35,7 @@ public final class ManualSyncClock: SyncClock, @unchecked Sendable {
 
     /// Moves the time forward and wakes every sleeper whose deadline has come.
     public func advance(by duration: Duration) {
-        advance(to: now().addingTimeInterval(duration.seconds))
+        advance(to: now().addingTimeInterval(duration.timeInterval))
     }
 
     /// Moves the time to `date` (never backwards) and wakes every sleeper whose deadline has come.

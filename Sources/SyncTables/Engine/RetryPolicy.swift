@@ -28,21 +28,13 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The ceiling of the delay after `failures` consecutive failures (1 or more).
     public func ceiling(afterFailures failures: Int) -> Duration {
         let exponent = min(max(failures, 1) - 1, 62)
-        let base = baseDelay.seconds
-        let ceiling = min(maximumDelay.seconds, base * pow(2, Double(exponent)))
+        let base = baseDelay.timeInterval
+        let ceiling = min(maximumDelay.timeInterval, base * pow(2, Double(exponent)))
         return .seconds(ceiling)
     }
 
     /// The delay after `failures` consecutive failures, `unit` being a uniform random number in `[0, 1)`.
     public func delay(afterFailures failures: Int, unit: Double) -> Duration {
-        .seconds(ceiling(afterFailures: failures).seconds * min(max(unit, 0), 1))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        .seconds(ceiling(afterFailures: failures).timeInterval * min(max(unit, 0), 1))
     }
 }

@@ -390,12 +390,12 @@ public actor SyncEngine {
         let now = clock.now()
         let until: Date
         if failedCycles >= configuration.breakerThreshold {
-            until = now.addingTimeInterval(configuration.breakerCooldown.seconds)
+            until = now.addingTimeInterval(configuration.breakerCooldown.timeInterval)
             setState(.paused(until: until))
             logger.warning("sync engine circuit breaker open", metadata: ["failedCycles": "\(failedCycles)"])
         } else {
             let delay = configuration.retry.delay(afterFailures: failedCycles, unit: unitRandom())
-            until = now.addingTimeInterval(delay.seconds)
+            until = now.addingTimeInterval(delay.timeInterval)
             setState(.backoff(until: until))
         }
         try? await context.setEngineBackoff((failedCycles, until))

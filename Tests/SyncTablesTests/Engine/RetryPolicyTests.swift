@@ -15,7 +15,7 @@ struct RetryPolicyTests {
         let policy = RetryPolicy(baseDelay: .seconds(2), maximumDelay: .seconds(60))
         #expect(policy.delay(afterFailures: 3, unit: 0) == .zero)
         #expect(policy.delay(afterFailures: 3, unit: 0.5) == .seconds(4))
-        #expect(policy.delay(afterFailures: 3, unit: 0.999).seconds < 8)
+        #expect(policy.delay(afterFailures: 3, unit: 0.999).timeInterval < 8)
         #expect(policy.delay(afterFailures: 100, unit: 0.5) == .seconds(30))
     }
 
@@ -31,7 +31,7 @@ struct RetryPolicyTests {
     @Test func theManualClockWakesSleepersOnlyWhenTheirTimeComes() async throws {
         let clock = ManualSyncClock()
         let start = clock.now()
-        let woke = Flag()
+        let woke = StopFlag()
         let sleeper = Task {
             try await clock.sleep(until: start.addingTimeInterval(10))
             woke.set()
@@ -43,13 +43,4 @@ struct RetryPolicyTests {
         try await sleeper.value
         #expect(woke.isSet)
     }
-}
-
-/// A flag set once from another task.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
