@@ -96,12 +96,13 @@ do {
     step(5, "The laptop's push meets a conflict (HTTP 412) and resolves it: server wins")
     do {
         try await laptop.context.push()
-    } catch let failure as PushFailure {
+    } catch SyncError.pushFailed(let failure) {
         for error in failure.errors {
             print("    conflict: \(error)")
-            print("      local:  \(error.clientItem?["text"]?.stringValue ?? "-")")
-            print("      server: \(error.serverItem?["text"]?.stringValue ?? "-")")
-            if let serverItem = error.serverItem { try await error.cancelAndUpdateItem(serverItem) }
+            print("      local:  \(try error.clientItem(as: TodoItem.self)?.text ?? "-")")
+            let server = try error.serverItem(as: TodoItem.self)
+            print("      server: \(server?.text ?? "-")")
+            if let server { try await error.cancelAndUpdateItem(server) }
         }
     }
     try await laptop.show()

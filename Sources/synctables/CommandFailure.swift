@@ -21,7 +21,7 @@ struct CommandFailure: Error, Sendable {
         switch error {
         case let failure as CommandFailure:
             self = failure
-        case let failure as PushFailure:
+        case SyncError.pushFailed(let failure):
             self.init(Self.status(of: failure.status), failure.description)
         case let error as SyncError:
             self.init(syncError: error)
@@ -99,7 +99,8 @@ struct CommandFailure: Error, Sendable {
     /// The exit code of a push that ended early or with errors.
     static func status(of pushStatus: PushStatus) -> ExitStatus {
         switch pushStatus {
-        case .complete: .pushErrors
+        case .succeeded: .success
+        case .completedWithErrors: .pushErrors
         case .abortedNetwork: .network
         case .abortedAuthentication: .authentication
         case .abortedStore, .cancelled, .abortedByHandler: .failure

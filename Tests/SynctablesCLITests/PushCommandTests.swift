@@ -18,7 +18,7 @@ struct PushCommandTests {
             #expect(run.status == 0)
             #expect(run.stderr.isEmpty, "no progress line when stderr is not a terminal: \(run.stderr)")
             let json = try run.json
-            #expect(json["status"] == "complete" && json["pushedOperations"] == 2 && json["failedOperations"] == 0)
+            #expect(json["status"] == "succeeded" && json["pushedOperations"] == 2 && json["failedOperations"] == 0)
             let requests = try await harness.controls.requests().filter { $0.method == "POST" }
             #expect(requests.map(\.path).sorted() == ["/tables/note", "/tables/todo"])
             #expect(try await rows("todo", in: path).first?["version"] != nil)
@@ -36,7 +36,7 @@ struct PushCommandTests {
             #expect(run.status == 2)
             #expect(run.stderrLines.count == 1 && run.stderr.contains("failed operation"))
             let json = try run.json
-            #expect(json["status"] == "complete" && json["failedOperations"] == 1)
+            #expect(json["status"] == "completedWithErrors" && json["failedOperations"] == 1)
             #expect(json["errors"]?.arrayValue?.first?.objectValue?["status"] == 412)
         }
     }

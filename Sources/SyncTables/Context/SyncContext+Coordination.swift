@@ -22,7 +22,7 @@ extension SyncContext {
             syncActionRunning = false
             if !syncActionWaiters.isEmpty { syncActionWaiters.removeFirst().resume() }
         }
-        // The same typed error a cancellation during the action gives (push turns it into a PushFailure).
+        // The same typed error a cancellation during the action gives (push reports it as a cancelled push).
         if Task.isCancelled { throw SyncError.cancelled }
         return try await body()
     }

@@ -134,14 +134,19 @@ public actor SyncContext {
     /// ```
     ///
     /// Throws ``SyncError/invalidTableName(_:reason:)`` for names that are not identifiers or that start
-    /// with `__` (reserved for system tables).
+    /// with `__` (reserved for system tables), and for types whose name is none (a generic type such as
+    /// `Box<Int>` needs `named:`).
     public func table<Item: SyncItem>(
         _ type: Item.Type,
         named name: String? = nil,
         dateProperties: Set<String> = []
     ) async throws -> SyncTable<Item> {
         let requested = name ?? String(describing: type)
-        try SyncTableName.validate(requested)
+        if name == nil {
+            try SyncTableName.validate(typeName: requested)
+        } else {
+            try SyncTableName.validate(requested)
+        }
         var wanted = dateProperties
         if type != JSONObject.self {
             wanted.formUnion(DatePropertyProbe.dateProperties(of: type))

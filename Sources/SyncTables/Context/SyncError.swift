@@ -3,6 +3,9 @@
 /// Every case carries what is needed to act on it (table, item id, the conflicting operation, the
 /// underlying store error), and ``description`` says in plain words what happened and what to do.
 ///
+/// It is the one error type every call of SyncTables throws, sync calls included: a failed push
+/// (also the implicit push before a pull) is ``pushFailed(_:)`` with the operations' errors.
+///
 /// ```swift
 /// do {
 ///     try await todos.insert(item)
@@ -56,6 +59,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another pusher (this process or another one using the same store file) holds the store's push lease;
     /// nothing was sent. `owner` names it. A lease whose owner stopped expires, and is then taken over.
     case pushInProgress(owner: String)
+    /// A push ended before every operation was confirmed: it was aborted (``PushFailure/status`` says why) or
+    /// some operations failed (``PushFailure/errors``). Nothing is lost: failed and unsent operations stay
+    /// queued. Also thrown by a pull whose implicit push failed, before any pull request.
+    case pushFailed(PushFailure)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -115,6 +122,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .pushInProgress(let owner):
             return "Another pusher (\(owner)) is pushing this store; nothing was sent. Try again when it is done "
                 + "(if it stopped, its lease expires after a while)."
+        case .pushFailed(let failure):
+            return failure.description
         }
     }
 

@@ -1,5 +1,5 @@
 extension SyncEvent: CustomStringConvertible {
-    /// The event as one readable line, e.g. `push finished (complete): 2 pushed, 0 failed`.
+    /// The event as one readable line, e.g. `push finished (completed with errors): 2 pushed, 1 failed`.
     public var description: String {
         switch self {
         case .itemsInserted(let table, let ids):
@@ -17,7 +17,7 @@ extension SyncEvent: CustomStringConvertible {
         case .operationFailed(let table, let id, let kind, let status):
             "the \(kind) of \(table)/\(id) failed (\(status.map { "HTTP \($0)" } ?? "no response"))"
         case .pushFinished(let status, let pushed, let failed):
-            "push finished (\(status.rawValue)): \(pushed) pushed, \(failed) failed"
+            "push finished (\(status)): \(pushed) pushed, \(failed) failed"
         case .pullStarted(let table, let queryId):
             "pull of \(table) started (\(Self.describe(queryId)))"
         case .pullPageApplied(let table, let queryId, let upserted, let deleted, let skipped):

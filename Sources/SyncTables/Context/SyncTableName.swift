@@ -3,6 +3,18 @@ enum SyncTableName {
     /// The longest accepted name.
     static let maximumLength = 128
 
+    /// Checks a table name taken from an item type's name, whose error says to pass `named:` (a generic
+    /// type's name, `Box<Int>`, is no identifier).
+    static func validate(typeName name: String) throws(SyncError) {
+        do {
+            try validate(name)
+        } catch {
+            guard case .invalidTableName(_, let reason) = error else { throw error }
+            throw .invalidTableName(
+                name, reason: "\(reason); it is the name of the type \(name): pass `named:` to choose a table name")
+        }
+    }
+
     /// Throws ``SyncError/invalidTableName(_:reason:)`` unless `name` is a letter or `_`, then letters,
     /// digits or `_` (ASCII), at most 128 characters, not starting with the system prefix `__`.
     static func validate(_ name: String) throws(SyncError) {

@@ -306,10 +306,10 @@ public actor SyncEngine {
             report.pushedOperations = summary.pushedOperations
             lastSuccessfulPush = clock.now()
             await refreshQueueStatistics()
-        } catch let failure as PushFailure {
+        } catch SyncError.pushFailed(let failure) {
             report.pushedOperations = failure.summary.pushedOperations
             report.failedOperations = failure.errors.count
-            if failure.status == .complete { lastSuccessfulPush = clock.now() }
+            if failure.status == .completedWithErrors { lastSuccessfulPush = clock.now() }
             await refreshQueueStatistics()
             metrics.deadLettered.increment(by: max(0, queueStatistics.deadOperations - deadBefore))
             for error in failure.errors {
@@ -318,7 +318,7 @@ public actor SyncEngine {
                     metadata: ["operation": "\(error.operationId)", "status": "\(error.status ?? 0)"])
             }
             switch failure.status {
-            case .complete:
+            case .succeeded, .completedWithErrors:
                 break  // each failed operation waits for its own retry time or is dead
             case .abortedAuthentication:
                 return blockOnCredentials(&report)
@@ -406,8 +406,9 @@ public actor SyncEngine {
     /// What a failed pull or probe means.
     static func classify(_ error: any Error) -> FailureClass {
         switch error {
-        case let error as HTTPStatusError: FailureClass(status: error.status)
-        case let failure as PushFailure where failure.status == .abortedAuthentication: .authentication
+        case let error as HTTPStatusError, SyncError.server(let error): FailureClass(status: error.status)
+        case SyncError.pushFailed(let failure) where failure.status == .abortedAuthentication: .authentication
+        case SyncError.network, SyncError.remote, SyncError.pushFailed: .transient
         case is SyncError: .permanent
         default: .transient  // transport errors, timeouts, unreadable responses
         }

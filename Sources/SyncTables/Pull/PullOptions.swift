@@ -8,7 +8,7 @@ public struct PullOptions: Sendable, Hashable {
     /// Extra query parameters passed to the server untouched; names may not start with `$` or `__`.
     public var parameters: [String: String]
     /// Whether the pull goes on when its implicit push fails or leaves errors (`false`, the default, as in
-    /// every Azure client: the pull throws the push's ``PushFailure`` and sends no pull request).
+    /// every Azure client: the pull throws the push's ``SyncError/pushFailed(_:)`` and sends no pull request).
     ///
     /// Records of items that still have an operation queued are skipped either way, so going on never
     /// overwrites a local change.

@@ -7,6 +7,9 @@ struct PullPage: Sendable {
     let records: [JSONObject]
     /// The incremental token to store with the page, under this config key.
     let token: (key: String, value: Timestamp)?
+    /// The token the page was requested from: an incremental pull asks for `updatedAt ge` it, so records
+    /// stamped exactly then come again, and the ones the store already holds are not applied twice.
+    var boundary: Timestamp?
     /// Where the page is logged once applied (the sync engine's logger), if anywhere.
     var logger: Logger?
 
@@ -15,6 +18,11 @@ struct PullPage: Sendable {
         var deleted = 0
         var skippedPending = 0
         var skippedInvalid = 0
+        /// Records at the boundary the store already held in that version: neither applied nor counted
+        /// as received.
+        var unchanged = 0
+        /// Whether any row changed, so observers have something to see.
+        var changedRows: Bool { upserted + deleted > 0 }
     }
 
     func apply(in transaction: any StoreTransaction) throws -> Result {
@@ -33,7 +41,9 @@ struct PullPage: Sendable {
         var upserts: [JSONObject] = []
         var deletes: [String] = []
         for (id, record) in valid {
-            if pending.contains(id) {
+            if try isAlreadyStored(record, id: id, in: transaction) {
+                result.unchanged += 1
+            } else if pending.contains(id) {
                 result.skippedPending += 1
             } else if record.isTombstone {
                 deletes.append(id)
@@ -48,6 +58,20 @@ struct PullPage: Sendable {
             try SystemConfig.setValue(token.value.iso8601, for: token.key, in: transaction)
         }
         return result
+    }
+
+    /// Whether `record` is a boundary record the store holds already: the same `version` in the row, or
+    /// a tombstone of a row that is gone.
+    private func isAlreadyStored(_ record: JSONObject, id: String, in transaction: any StoreTransaction) throws
+        -> Bool
+    {
+        guard let boundary, record["updatedAt"]?.stringValue.flatMap(Timestamp.init(parsing:)) == boundary else {
+            return false
+        }
+        let stored = try transaction.lookup(table: table, id: id)
+        if record.isTombstone { return stored == nil }
+        guard case .string(let version)? = record["version"], let stored else { return false }
+        return stored["version"]?.stringValue == version
     }
 
     private static func pendingItemIds(

@@ -1,6 +1,8 @@
 /// What a pull did.
 public struct PullSummary: Sendable, Hashable {
-    /// Records received from the server.
+    /// Distinct records received from the server. An incremental pull asks again for the records stamped
+    /// exactly at its token; those the store already holds are neither counted nor written again, so a pull
+    /// with no server change receives 0 and wakes no observer.
     public var received: Int = 0
     /// Rows inserted or replaced locally.
     public var upserted: Int = 0

@@ -31,7 +31,7 @@ extension SyncContext {
                 // A failed implicit push fails the pull before any pull request is sent, unless asked to go on.
                 do {
                     _ = try await pushQueue(tables: options.pushOtherTables ? nil : [table])
-                } catch let failure as PushFailure
+                } catch SyncError.pushFailed(let failure)
                     where options.continuesAfterFailedPush && failure.status != .cancelled
                 {}
             }
@@ -105,7 +105,8 @@ extension SyncContext {
             // its token are committed already.
             let nextRequest = try plan.incrementalRequest(since: nextToken, skip: nextSkip)
             let current = PullPage(
-                table: plan.table, records: page.items, token: pageToken.map { (key, $0) }, logger: plan.logger)
+                table: plan.table, records: page.items, token: pageToken.map { (key, $0) }, boundary: token,
+                logger: plan.logger)
             page = try await apply(current, to: &summary, queryId: queryId) {
                 try await Self.fetch(nextRequest, plan: plan, client: client)
             }
@@ -147,12 +148,12 @@ extension SyncContext {
 
     private func apply(_ page: PullPage, to summary: inout PullSummary, queryId: String?) async throws {
         let result = try await SyncError.mapping { try await store.write { try page.apply(in: $0) } }
-        summary.received += page.records.count
+        summary.received += page.records.count - result.unchanged
         summary.upserted += result.upserted
         summary.deleted += result.deleted
         summary.skippedPending += result.skippedPending
         summary.skippedInvalid += result.skippedInvalid
-        changeNotifier.notify(page.table)
+        if result.changedRows { changeNotifier.notify(page.table) }
         eventBroadcaster.publish(
             .pullPageApplied(
                 table: page.table, queryId: queryId, upserted: result.upserted, deleted: result.deleted,

@@ -11,13 +11,15 @@ extension SyncTable {
     /// ```
     ///
     /// If the table has pending operations, the context pushes first; if that push fails, the pull
-    /// throws its ``PushFailure`` without sending any pull request.
+    /// throws ``SyncError/pushFailed(_:)`` without sending any pull request.
     @discardableResult
     public func pull(
         _ query: SyncQuery<Item>? = nil,
         queryId: String? = nil,
         options: PullOptions = PullOptions()
     ) async throws -> PullSummary {
-        try await context.pull(table: name, query: query?.storeQuery, queryId: queryId, options: options)
+        try await SyncError.mapping {
+            try await context.pull(table: name, query: query?.storeQuery, queryId: queryId, options: options)
+        }
     }
 }

@@ -4,7 +4,7 @@
 /// let context = try await SyncContext(store: store, client: client, conflictPolicy: .serverWins)
 /// ```
 public enum ConflictPolicy: Sendable {
-    /// Report every conflict as a ``TableOperationError`` in ``PushFailure`` (the default).
+    /// Report every conflict as a ``TableOperationError`` in ``SyncError/pushFailed(_:)`` (the default).
     case manual
     /// Take the server's item: cancel the operation and store the server's version locally.
     case serverWins

@@ -1,18 +1,21 @@
-/// Thrown by ``SyncContext/push()`` when the push was aborted or some operations failed.
+/// How a push ended when it did not confirm every operation, carried by ``SyncError/pushFailed(_:)``.
 ///
 /// Nothing is lost: failed and unsent operations stay in the queue. Resolve each error, or push again.
 ///
 /// ```swift
 /// do {
 ///     try await context.push()
-/// } catch let failure as PushFailure {
+/// } catch SyncError.pushFailed(let failure) {
 ///     for error in failure.errors where error.status == 412 {
-///         try await error.cancelAndUpdateItem(error.serverItem!)   // server wins
+///         if let server = try error.serverItem(as: TodoItem.self) {
+///             try await error.cancelAndUpdateItem(server)   // server wins
+///         }
 ///     }
 /// }
 /// ```
-public struct PushFailure: Error, Sendable, CustomStringConvertible {
-    /// Why the push ended.
+public struct PushFailure: Sendable, Hashable, CustomStringConvertible {
+    /// Why the push ended: ``PushStatus/completedWithErrors`` when every operation was tried and some
+    /// failed, one of the aborted statuses (or ``PushStatus/cancelled``) when it stopped early.
     public var status: PushStatus
     /// The operations that failed in this push and were not resolved by the conflict policy.
     public var errors: [TableOperationError]
@@ -36,8 +39,12 @@ public struct PushFailure: Error, Sendable, CustomStringConvertible {
 
     /// A one-line summary for logs.
     public var description: String {
-        var text = "Push ended with status \(status.rawValue) and \(errors.count) unresolved operation error(s)"
+        let failed = "\(errors.count) failed operation" + (errors.count == 1 ? "" : "s")
+        var text =
+            status == .completedWithErrors
+            ? "The push tried every operation; \(failed)"
+            : "The push stopped (\(status)) with \(failed)"
         if let reason { text += ": \(reason)" }
-        return text
+        return (text + ".").withoutDoubledPeriods
     }
 }

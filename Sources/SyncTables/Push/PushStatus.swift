@@ -1,7 +1,9 @@
 /// How a push ended.
-public enum PushStatus: String, Sendable, Hashable, CaseIterable {
-    /// Every queued operation was attempted; failed ones have a ``TableOperationError``.
-    case complete
+public enum PushStatus: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Every queued operation was confirmed by the server or resolved by the conflict policy.
+    case succeeded
+    /// Every queued operation was tried, and some failed: each has a ``TableOperationError`` and stays queued.
+    case completedWithErrors
     /// The server could not be reached or the connection broke; the remaining operations stay queued.
     case abortedNetwork
     /// The server answered 401 (and the client's unauthorized hook did not recover); operations stay queued.
@@ -12,4 +14,17 @@ public enum PushStatus: String, Sendable, Hashable, CaseIterable {
     case cancelled
     /// A ``PushHandler`` aborted the push by throwing ``PushAbort``.
     case abortedByHandler
+
+    /// The status in words, for logs and messages ("completed with errors").
+    public var description: String {
+        switch self {
+        case .succeeded: "succeeded"
+        case .completedWithErrors: "completed with errors"
+        case .abortedNetwork: "aborted: network"
+        case .abortedAuthentication: "aborted: authentication"
+        case .abortedStore: "aborted: local store"
+        case .cancelled: "cancelled"
+        case .abortedByHandler: "aborted by the push handler"
+        }
+    }
 }

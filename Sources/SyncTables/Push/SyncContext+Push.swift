@@ -17,15 +17,16 @@ extension SyncContext {
     /// ``SyncError/pushInProgress(owner:)``.
     ///
     /// - Returns: What was pushed.
-    /// - Throws: ``PushFailure`` when the push was aborted or some operations failed;
+    /// - Throws: ``SyncError/pushFailed(_:)`` when the push was aborted or some operations failed;
     ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the store's push lease.
     @discardableResult
     public func push() async throws -> PushSummary {
         do {
-            return try await withSyncAction { try await pushQueue(tables: nil) }
-        } catch SyncError.cancelled {
+            return try await SyncError.mapping { try await withSyncAction { try await pushQueue(tables: nil) } }
+        } catch .cancelled {
             // Cancelled before it started: nothing was sent, reported like a push cancelled mid-way.
-            throw PushFailure(status: .cancelled, errors: [], reason: "the task was cancelled before the push started")
+            throw SyncError.pushFailed(
+                PushFailure(status: .cancelled, errors: [], reason: "the task was cancelled before the push started"))
         }
     }
 
@@ -56,7 +57,7 @@ extension SyncContext {
         eventBroadcaster.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
 
         var summary = PushSummary()
-        var status = PushStatus.complete
+        var status = PushStatus.succeeded
         var reason: String?
         var lastSequence = 0
         var retried: Set<String> = []
@@ -115,10 +116,11 @@ extension SyncContext {
         }
 
         let errors = (try? await errorRecords(pushId: pushId)) ?? []
+        if status == .succeeded, !errors.isEmpty { status = .completedWithErrors }
         await pushHandler?.pushCompleted(status: status, errors: errors)
         eventBroadcaster.publish(.pushFinished(status: status, pushed: summary.pushedOperations, failed: errors.count))
-        guard status == .complete, errors.isEmpty else {
-            throw PushFailure(status: status, errors: errors, reason: reason, summary: summary)
+        guard status == .succeeded else {
+            throw SyncError.pushFailed(PushFailure(status: status, errors: errors, reason: reason, summary: summary))
         }
         return summary
     }

@@ -4,7 +4,7 @@
 /// and they disappear when their operation later succeeds or is resolved. Each resolution is guarded by
 /// the operation's edit counter: if the item was edited locally since the error, resolving throws
 /// ``SyncError/operationChanged(id:expected:actual:)`` instead of overwriting the newer edit.
-public struct TableOperationError: Error, Sendable, Identifiable, CustomStringConvertible {
+public struct TableOperationError: Sendable, Identifiable, Hashable, CustomStringConvertible {
     /// The error's id.
     public let id: String
     /// The failed operation's id.
@@ -32,6 +32,38 @@ public struct TableOperationError: Error, Sendable, Identifiable, CustomStringCo
 
     /// `true` for 409 Conflict and 412 Precondition Failed.
     public var isConflict: Bool { status == 409 || status == 412 }
+
+    /// The server's current item decoded as `type`, or `nil` when the response carried none.
+    ///
+    /// ```swift
+    /// if let server = try error.serverItem(as: TodoItem.self) {
+    ///     try await error.cancelAndUpdateItem(server)   // server wins
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``SyncError/decoding(type:table:id:message:)`` when the item does not decode as `type`.
+    public func serverItem<Item: SyncItem>(as type: Item.Type) throws -> Item? {
+        try serverItem.map { object throws(SyncError) in try ItemCoding.item(type, from: object, table: table) }
+    }
+
+    /// The item as it was sent, decoded as `type`, or `nil` when none was stored with the error.
+    ///
+    /// - Throws: ``SyncError/decoding(type:table:id:message:)`` when the item does not decode as `type`.
+    public func clientItem<Item: SyncItem>(as type: Item.Type) throws -> Item? {
+        try clientItem.map { object throws(SyncError) in try ItemCoding.item(type, from: object, table: table) }
+    }
+
+    /// Two errors are equal when they are the same record of the same failure (same ``id`` and
+    /// ``operationVersion``).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id == rhs.id && lhs.operationVersion == rhs.operationVersion
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(operationVersion)
+    }
 
     /// A one-line summary for logs.
     public var description: String {

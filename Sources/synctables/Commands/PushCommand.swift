@@ -26,12 +26,12 @@ struct PushCommand: AsyncParsableCommand {
                     progress?.finish()
                     output.emit(
                         Self.json(
-                            status: .complete, pushed: summary.pushedOperations,
+                            status: .succeeded, pushed: summary.pushedOperations,
                             resolved: summary.resolvedConflicts, errors: [], reason: nil),
                         text: "pushed \(summary.pushedOperations) operation(s)"
                             + (summary.resolvedConflicts > 0
                                 ? ", \(summary.resolvedConflicts) conflict(s) resolved" : ""))
-                } catch let failure as PushFailure {
+                } catch SyncError.pushFailed(let failure) {
                     progress?.finish()
                     // Confirmed operations leave the queue; failed and unsent ones stay.
                     let pushed = pendingBefore - (try await session.context.pendingOperationCount())
@@ -50,7 +50,7 @@ struct PushCommand: AsyncParsableCommand {
 
     private static func message(_ failure: PushFailure) -> String {
         switch failure.status {
-        case .complete:
+        case .completedWithErrors:
             "push completed with \(failure.errors.count) failed operation(s); see `synctables errors list`"
         case .abortedNetwork:
             "push aborted: the server could not be reached (\(failure.reason ?? "network error")); nothing was lost"

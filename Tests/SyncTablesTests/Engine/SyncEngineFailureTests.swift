@@ -298,7 +298,7 @@ struct SyncEngineFailureTests {
             _ = try await harness.controls.seed(
                 table: "TodoItem", items: [["id": "b", "text": "server", "complete": false]])
 
-            await #expect(throws: PushFailure.self) { try await device.todos.pull() }
+            _ = try await requirePushFailure { try await device.todos.pull() }
             #expect(try await device.todos.lookup(id: "b") == nil)
 
             let summary = try await device.todos.pull(options: PullOptions(continuesAfterFailedPush: true))

@@ -11,11 +11,27 @@ import Testing
 
         #expect("\(page)" == "pulled a page of TodoItem (query id open): 3 upserted, 1 deleted, 0 skipped")
         #expect("\(failed)" == "the update of TodoItem/a failed (HTTP 412)")
-        #expect("\(finished)" == "push finished (abortedNetwork): 2 pushed, 0 failed")
+        #expect("\(finished)" == "push finished (aborted: network): 2 pushed, 0 failed")
+        #expect(
+            "\(SyncEvent.pushFinished(status: .completedWithErrors, pushed: 2, failed: 1))"
+                == "push finished (completed with errors): 2 pushed, 1 failed")
+        #expect(
+            "\(SyncEvent.pushFinished(status: .succeeded, pushed: 3, failed: 0))"
+                == "push finished (succeeded): 3 pushed, 0 failed")
         #expect("\(SyncEvent.pullStarted(table: "TodoItem", queryId: nil))" == "pull of TodoItem started (full pull)")
         for event in [page, failed, finished] {
             #expect(!"\(event)".contains("SyncTables."), "\(event)")
         }
+    }
+
+    @Test("a push failure says whether the push tried everything or stopped, with one period at the end")
+    func pushFailuresAreReadable() {
+        let stopped = PushFailure(status: .abortedNetwork, errors: [], reason: "connection refused.")
+        let completed = PushFailure(status: .completedWithErrors, errors: [])
+
+        #expect("\(stopped)" == "The push stopped (aborted: network) with 0 failed operations: connection refused.")
+        #expect("\(completed)" == "The push tried every operation; 0 failed operations.")
+        #expect("\(SyncError.pushFailed(stopped))" == "\(stopped)")
     }
 
     @Test("status, table status and pull state describe themselves without type names")

@@ -152,7 +152,7 @@ struct PullTests {
                 FaultRule(method: "POST", path: "/tables/TodoItem", action: .respond(status: 503)))
             _ = try await harness.takeRequests()
 
-            await #expect(throws: PushFailure.self) { try await device.todos.pull() }
+            _ = try await requirePushFailure { try await device.todos.pull() }
 
             #expect(try await harness.takeRequests().map(\.method) == ["POST"])
             #expect(try await device.context.pendingOperationCount() == 1)

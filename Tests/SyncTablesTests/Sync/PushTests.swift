@@ -129,21 +129,24 @@ struct PushTests {
             let known = try #require(try await second.todos.lookup(id: "a")?.version)
             _ = try await harness.takeRequests()
 
-            let failure = try await #require(throws: PushFailure.self) { try await second.context.push() }
+            let failure = try await requirePushFailure { try await second.context.push() }
 
             let requests = try await harness.takeRequests()  // trace B
             #expect(requests.map { "\($0.method) \($0.path)" } == ["PATCH /tables/TodoItem/a"])
             #expect(requests.first?.header("If-Match") == "\"\(known)\"")
             #expect(requests.first?.bodyKeys == ["id", "text", "complete"])
-            #expect(failure.status == .complete)
+            #expect(failure.status == .completedWithErrors)
             let error = try #require(failure.errors.first)
             #expect(failure.errors.count == 1)
             #expect(error.status == 412 && error.kind == .update && error.itemId == "a" && error.table == "TodoItem")
             #expect(error.serverItem?["text"] == "from first")
             #expect(error.clientItem?["text"] == "from second")
+            let server = try #require(try error.serverItem(as: TodoItem.self))
+            #expect(server.text == "from first" && server.version == error.serverItem?["version"]?.stringValue)
+            #expect(try error.clientItem(as: TodoItem.self)?.text == "from second")
             #expect(try await second.context.pushErrors().count == 1)
 
-            try await error.cancelAndUpdateItem(try #require(error.serverItem))
+            try await error.cancelAndUpdateItem(server)
 
             #expect(try await second.todos.lookup(id: "a")?.text == "from first")
             #expect(try await second.context.pendingOperationCount() == 0)
@@ -160,7 +163,7 @@ struct PushTests {
             try await edit("a", to: "from first", on: first)
             try await first.context.push()
             try await edit("a", to: "from second", on: second)
-            let failure = try await #require(throws: PushFailure.self) { try await second.context.push() }
+            let failure = try await requirePushFailure { try await second.context.push() }
             let error = try #require(failure.errors.first)
             var item = try #require(error.clientItem)
             item["version"] = error.serverItem?["version"]
@@ -231,7 +234,7 @@ struct PushTests {
             try await harness.dropConnection(method: "POST", path: "/tables/TodoItem", occurrence: 2)
             _ = try await harness.takeRequests()
 
-            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push() }
 
             // trace E: a, then b dropped (libcurl's one resend on a fresh connection is dropped too).
             let requests = try await harness.takeRequests()
@@ -257,14 +260,14 @@ struct PushTests {
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 1, action: .respond(status: 500)))
             _ = try await harness.takeRequests()
 
-            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push() }
 
             let requests = try await harness.takeRequests()
             #expect(
                 requests.map { "\($0.method) \($0.path) \($0.bodyID ?? "")" } == [
                     "POST /tables/TodoItem a", "POST /tables/TodoItem b",
                 ])
-            #expect(failure.status == .complete)
+            #expect(failure.status == .completedWithErrors)
             #expect(failure.errors.map(\.status) == [500])
             #expect(failure.errors.first?.clientItem?["id"] == "a")
             #expect(failure.errors.first?.rawBody?.contains("Injected fault") == true)
@@ -282,7 +285,7 @@ struct PushTests {
             try await harness.controls.addFault(
                 FaultRule(path: "/tables/TodoItem", action: .respond(status: 401, body: ["error": "expired"])))
 
-            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push() }
 
             #expect(failure.status == .abortedAuthentication)
             #expect(try await device.context.pendingOperationCount() == 2)
@@ -298,7 +301,7 @@ struct PushTests {
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", action: .lostResponse))
 
-            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push() }
             #expect(failure.status == .abortedNetwork)
             #expect(try await harness.serverItem("a") != nil)
 
@@ -320,7 +323,7 @@ struct PushTests {
             device = try await harness.device(path: device.path)
             try await harness.controls.addFault(
                 FaultRule(method: "PATCH", path: "/tables/TodoItem/a", action: .lostResponse))
-            let failure = try await #require(throws: PushFailure.self) { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push() }
             #expect(failure.status == .abortedNetwork)
             _ = try await harness.takeRequests()
 
@@ -370,8 +373,8 @@ struct PushTests {
             push.cancel()
             let result = await push.result
 
-            guard case .failure(let error) = result, let failure = error as? PushFailure else {
-                Issue.record("expected a PushFailure, got \(result)")
+            guard case .failure(let error) = result, case SyncError.pushFailed(let failure) = error else {
+                Issue.record("expected SyncError.pushFailed, got \(result)")
                 return
             }
             #expect(failure.status == .cancelled)
@@ -404,8 +407,8 @@ struct PushTests {
             }.value
 
             // Then each fails with its typed cancellation, no request is sent and nothing changes locally
-            guard case .failure(let pushError) = outcomes.0, let failure = pushError as? PushFailure else {
-                Issue.record("expected a PushFailure, got \(outcomes.0)")
+            guard case .failure(let pushError) = outcomes.0, case SyncError.pushFailed(let failure) = pushError else {
+                Issue.record("expected SyncError.pushFailed, got \(outcomes.0)")
                 return
             }
             #expect(failure.status == .cancelled && failure.errors.isEmpty)

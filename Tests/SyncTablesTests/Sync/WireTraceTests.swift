@@ -165,7 +165,7 @@ struct WireTraceTests {
             #expect(requests.map { "\($0.method) \($0.path)" } == ["POST /tables/TodoItem"])
             #expect(requests.first?.bodyKeys == ["id", "text", "complete", "device"])
             #expect(await log.executed == ["sent", "local"])
-            #expect(await log.completions == ["complete with 0 errors"])
+            #expect(await log.completions == ["succeeded with 0 errors"])
             #expect(try await device.todos.lookup(id: "local")?.version == "answered-locally")
             #expect(try await device.context.pendingOperationCount() == 0)
         }

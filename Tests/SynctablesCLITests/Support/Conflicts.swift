@@ -24,7 +24,12 @@ extension CLIHarness {
             try await other.push()
         }
         try await withContext(path) { context in
-            await #expect(throws: PushFailure.self) { try await context.push() }
+            await #expect {
+                try await context.push()
+            } throws: { error in
+                guard case SyncError.pushFailed(let failure) = error else { return false }
+                return failure.status == .completedWithErrors
+            }
         }
         return "theirs"
     }

@@ -13,7 +13,7 @@ struct TombstoneTests {
             try await deviceA.todos.insert(TodoItem(id: "x", text: "milk"))
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", action: .lostResponse))
-            let lost = try await #require(throws: PushFailure.self) { try await deviceA.context.push() }
+            let lost = try await requirePushFailure { try await deviceA.context.push() }
             #expect(lost.status == .abortedNetwork)
             // B pulls the item, deletes it and pushes: the server keeps a tombstone with A's user data.
             let deviceB = try await harness.device()
@@ -91,7 +91,7 @@ struct TombstoneTests {
             try await Self.createAndDeleteOnTheServer("x", harness)
             let deviceA = try await harness.device()
             try await deviceA.todos.insert(TodoItem(id: "x", text: "from A"))
-            let failure = try await #require(throws: PushFailure.self) { try await deviceA.context.push() }
+            let failure = try await requirePushFailure { try await deviceA.context.push() }
             let conflict = try #require(failure.errors.first)
             let serverItem = try #require(conflict.serverItem)
             #expect(serverItem["deleted"] == .bool(true))
