@@ -55,4 +55,28 @@ struct SyncEngineServerDownTests {
         }
         try await context.close()
     }
+
+    @Test func aPullThatCannotReachTheServerBacksOffLikeAFailedPush() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try await SyncServer(configuration: SyncServerConfiguration(port: 0, enableTestControls: true))
+        try await server.start()
+        let url = try #require(server.url)
+        let context = try await SyncContext(
+            store: try SQLiteStore(path: directory.newDatabasePath()), client: SyncClient(url: url))
+        let todos = try await context.table(TodoItem.self)
+        let engine = SyncEngine(
+            context: context, definitions: [SyncDefinition(todos, queryId: "all")],
+            clock: ManualSyncClock(), random: { 0.5 }, logger: EngineDevice.quietLogger)
+
+        // Nothing is queued, so the pull is the cycle's first request, and the server is gone.
+        try await server.stop()
+        let report = await engine.syncNow()
+
+        guard case .failed = report.outcome, case .backoff = engine.state else {
+            Issue.record("expected a failed cycle and a backoff, got \(report.outcome) and \(engine.state)")
+            return
+        }
+        #expect(report.failedPulls.isEmpty)
+        try await context.close()
+    }
 }
