@@ -59,7 +59,7 @@ public struct TableOperationError: Sendable, Identifiable, Hashable, CustomStrin
         lhs.id == rhs.id && lhs.operationVersion == rhs.operationVersion
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what equality compares: the id and the operation version.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(operationVersion)
