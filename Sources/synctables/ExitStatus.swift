@@ -51,7 +51,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             "wrong key: the key does not open the store, the store is encrypted and no key was given, or it is not encrypted"
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
         case .pushInProgress: "push refused: another process is pushing the same store (nothing was sent)"
-        case .usage: "bad usage: unknown option, invalid value, filter or table name"
+        case .usage: "bad usage: unknown option, invalid value or filter, a misspelled table or column name"
         }
     }
 
