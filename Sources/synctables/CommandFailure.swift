@@ -46,7 +46,7 @@ struct CommandFailure: Error, Sendable {
             self.init(.purgeRefused, error.description)
         case .corruptSystemTable, .unsupportedSchemaVersion:
             self.init(.storeCorrupt, error.description)
-        case .invalidTableName, .invalidQuery, .invalidItemID:
+        case .invalidTableName, .invalidQuery, .invalidItemID, .unknownColumn:
             self.init(.usage, error.description)
         case .pushInProgress:
             self.init(.pushInProgress, error.description)

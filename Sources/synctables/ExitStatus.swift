@@ -14,6 +14,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case wrongKey = 9
     case encryptionUnavailable = 10
     case pushInProgress = 11
+    case errorNotFound = 12
     case usage = 64
 
     /// A stable name for `--json` error output.
@@ -31,6 +32,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .wrongKey: "wrongKey"
         case .encryptionUnavailable: "encryptionUnavailable"
         case .pushInProgress: "pushInProgress"
+        case .errorNotFound: "errorNotFound"
         case .usage: "usage"
         }
     }
@@ -51,7 +53,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
             "wrong key: the key does not open the store, the store is encrypted and no key was given, or it is not encrypted"
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
         case .pushInProgress: "push refused: another process is pushing the same store (nothing was sent)"
-        case .usage: "bad usage: unknown option, invalid value, filter or table name"
+        case .errorNotFound: "no push error has the given id (it was resolved, or its operation changed or was pushed)"
+        case .usage: "bad usage: unknown option, invalid value or filter, a misspelled table or column name"
         }
     }
 

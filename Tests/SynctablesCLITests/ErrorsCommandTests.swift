@@ -76,7 +76,7 @@ struct ErrorsCommandTests {
         }
     }
 
-    @Test("errors resolve with an unknown id or no resolution is bad usage and changes nothing")
+    @Test("errors resolve with an unknown id exits 12, with no resolution is bad usage; both change nothing")
     func resolveRefusesBadInput() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
@@ -85,10 +85,34 @@ struct ErrorsCommandTests {
             let unknown = try await harness.run(["errors", "resolve", "nope", "--discard"], store: path)
             let missing = try await harness.run(["errors", "resolve", "nope"], store: path)
 
-            #expect(unknown.status == 64 && unknown.stderrLines.count == 1)
+            #expect(unknown.status == 12 && unknown.stderrLines.count == 1)
+            #expect(
+                try await harness.run(["errors", "resolve", "nope", "--discard", "--json"], store: path).json[
+                    "error"]?.objectValue?["kind"] == "errorNotFound")
             #expect(unknown.stderr.contains("no push error has id 'nope'"))
             #expect(missing.status == 64 && missing.stderrLines.count == 1)
             #expect(try await rows("todo", in: path).first?["text"] == "mine")
+        }
+    }
+}
+
+@Suite("synctables errors ids")
+struct ErrorIdTests {
+    @Test("an error id read from `errors list` still resolves after the next push fails the operation again")
+    func errorIdsStayTheSameAcrossPushes() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.makeConflict(in: path)
+            let id = try await firstErrorId(harness, path)
+
+            let push = try await harness.run(["push", "--json"], store: path, server: true)
+            let afterPush = try await firstErrorId(harness, path)
+            let resolve = try await harness.run(["errors", "resolve", id, "--discard"], store: path)
+
+            #expect(push.status == 2, "\(push.stderr)")
+            #expect(afterPush == id)
+            #expect(resolve.status == 0, "\(resolve.stderr)")
+            #expect(try await harness.run(["errors", "--json"], store: path).json.objects("errors").isEmpty)
         }
     }
 }

@@ -86,6 +86,7 @@ struct PullFailureTests {
     @Test("pull exits 3 when the server cannot be reached and 4 when it refuses the token")
     func pullNetworkAndAuthenticationFailures() async throws {
         try await CLIHarness.with(authToken: "s3cret") { harness in
+            try await harness.seed("todo", [["id": "a"]])
             let path = harness.newStorePath()
             try await harness.withContext(path) { _ in }
             let closedPort = try await PushCommandTests.closedPortURL()

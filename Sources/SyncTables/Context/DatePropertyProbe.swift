@@ -8,16 +8,34 @@ import Foundation
 /// completely. A hand-written `init(from:)` or a property whose type rejects placeholders (e.g. a
 /// `String`-backed enum) ends the probe early; the dates found before it still count, and the rest can be
 /// declared with `SyncContext.table(_:named:dateProperties:)`.
+///
+/// The same pass finds every top-level property name, which lets a query refuse a name the type does not
+/// have (``SyncError/unknownColumn(_:table:nearest:)``), but only when the probe went through completely.
 enum DatePropertyProbe {
     /// The names of the top-level properties `type` decodes as `Date`.
     static func dateProperties(of type: any Decodable.Type) -> Set<String> {
+        probe(type).keys
+    }
+
+    /// The names of every top-level property `type` decodes, or `nil` when the probe ended early (so some
+    /// may be missing).
+    static func propertyNames(of type: any Decodable.Type) -> Set<String>? {
+        let recorder = probe(type)
+        return recorder.completed ? recorder.properties : nil
+    }
+
+    private static func probe(_ type: any Decodable.Type) -> Recorder {
         let recorder = Recorder()
-        _ = try? type.init(from: ProbeDecoder(recorder: recorder, depth: 0))
-        return recorder.keys
+        recorder.completed = (try? type.init(from: ProbeDecoder(recorder: recorder, depth: 0))) != nil
+        return recorder
     }
 
     fileprivate final class Recorder {
+        /// The top-level date properties.
         var keys: Set<String> = []
+        /// Every top-level property.
+        var properties: Set<String> = []
+        var completed = false
     }
 
     fileprivate struct ProbeFailed: Error {}
@@ -62,43 +80,56 @@ private struct ProbeDecoder: Decoder {
 
 private struct ProbeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let decoder: ProbeDecoder
+
+    init(decoder: ProbeDecoder) {
+        self.decoder = decoder
+    }
     var codingPath: [any CodingKey] { [] }
     var allKeys: [Key] { [] }
 
     func contains(_ key: Key) -> Bool { true }
     func decodeNil(forKey key: Key) throws -> Bool { false }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { false }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { "probe" }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { 0 }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { 0 }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { 0 }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { 0 }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { 0 }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { 0 }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { 0 }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { 0 }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { 0 }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { 0 }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { 0 }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { 0 }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { note(key); return false }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { note(key); return "probe" }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { note(key); return 0 }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { note(key); return 0 }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { note(key); return 0 }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { note(key); return 0 }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { note(key); return 0 }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { note(key); return 0 }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { note(key); return 0 }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { note(key); return 0 }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { note(key); return 0 }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { note(key); return 0 }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { note(key); return 0 }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { note(key); return 0 }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.placeholder(type, key: key.stringValue)
+        note(key)
+        return try decoder.placeholder(type, key: key.stringValue)
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        note(key)
         decoder.noteOptional(type, key: key.stringValue)
         return nil
+    }
+
+    /// Records a property of the probed type itself (not of a nested value).
+    private func note(_ key: Key) {
+        if decoder.depth == 0 { decoder.recorder.properties.insert(key.stringValue) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        KeyedDecodingContainer(ProbeKeyedContainer<NestedKey>(decoder: nested))
+        note(key)
+        return KeyedDecodingContainer(ProbeKeyedContainer<NestedKey>(decoder: nested))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        EmptyUnkeyedContainer()
+        note(key)
+        return EmptyUnkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder { nested }

@@ -8,7 +8,13 @@ enum ItemCoding {
 
     /// The JSON object for `item`, and the top-level properties that were encoded from `Date`s.
     static func object<Item: SyncItem>(from item: Item) throws(SyncError) -> (JSONObject, dateProperties: Set<String>) {
-        if Item.self == JSONObject.self, let object = item as? JSONObject { return (object, []) }
+        if Item.self == JSONObject.self, let object = item as? JSONObject {
+            // Its `id` reads as "" when not a string: an insert would store the item under a new id.
+            if let id = object["id"], id.stringValue == nil, !id.isNull {
+                throw .invalidItemID(id.description, reason: "the id is \(kindName(of: id)), not a string")
+            }
+            return (object, [])
+        }
         let encoded: (value: JSONValue, dateKeys: Set<String>)
         do {
             encoded = try JSONValueEncoder().encodeWithDateKeys(item)
@@ -53,6 +59,17 @@ enum ItemCoding {
             row["version"] = existing["version"]
         }
         return row
+    }
+
+    private static func kindName(of value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
     }
 
     static func typeName(_ type: Any.Type) -> String {

@@ -18,16 +18,27 @@ struct LocalWriteTransaction {
         var operation: PendingOperation?
     }
 
-    /// Applies `changes` in order and returns, for each, the row it left stored (`nil` for deletes).
-    func apply(_ changes: [LocalChange], in transaction: any StoreTransaction) throws -> [JSONObject?] {
-        if let inserted = try insertNewItems(changes, in: transaction) { return inserted }
+    /// What a batch did: for each change, the row it left stored (`nil` for deletes), and the change as
+    /// applied (a save resolved to the insert or update it was).
+    struct Applied: Sendable {
+        var rows: [JSONObject?]
+        var changes: [LocalChange]
+    }
+
+    /// Applies `changes` in order.
+    func apply(_ changes: [LocalChange], in transaction: any StoreTransaction) throws -> Applied {
+        if let inserted = try insertNewItems(changes, in: transaction) {
+            return Applied(rows: inserted, changes: changes)
+        }
         var states: [String: ItemState] = [:]
         var touchedOrder: [String] = []
         var results: [JSONObject?] = []
+        var applied: [LocalChange] = []
         // Sized up front: growing these one item at a time rehashed every id of a large batch repeatedly.
         states.reserveCapacity(changes.count)
         touchedOrder.reserveCapacity(changes.count)
         results.reserveCapacity(changes.count)
+        applied.reserveCapacity(changes.count)
         var sequence = try OperationSequence(continuingIn: transaction)
 
         for change in changes {
@@ -41,12 +52,14 @@ struct LocalWriteTransaction {
                 state = ItemState(originalOperation: operation, row: row, operation: operation)
                 touchedOrder.append(id)
             }
+            let change = change.resolved(rowStored: state.row != nil)
             results.append(try apply(change, to: &state, sequence: &sequence))
+            applied.append(change)
             states[id] = state
         }
 
         try write(states, order: touchedOrder, in: transaction)
-        return results
+        return Applied(rows: results, changes: applied)
     }
 
     /// The common case, a batch of inserts of items that are new to the table and the queue, written
@@ -100,8 +113,10 @@ struct LocalWriteTransaction {
         case .insert(let object):
             guard state.row == nil else { throw SyncError.duplicateInsert(table: table, id: id) }
             state.row = ItemCoding.rowForInsert(object)
-        case .update(let object):
-            state.row = ItemCoding.rowForUpdate(object, existing: state.row)
+        case .update(let object), .save(let object):
+            // An update of nothing would queue an operation the server can only refuse.
+            guard let existing = state.row else { throw SyncError.notFound(table: table, id: id) }
+            state.row = ItemCoding.rowForUpdate(object, existing: existing)
         case .delete(_, let passed):
             deletedItem = state.row ?? passed ?? JSONObject(["id": .string(id)])
             state.row = nil

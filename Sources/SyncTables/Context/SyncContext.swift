@@ -148,11 +148,13 @@ public actor SyncContext {
             try SyncTableName.validate(requested)
         }
         var wanted = dateProperties
+        var itemProperties: Set<String>? = []
         if type != JSONObject.self {
             wanted.formUnion(DatePropertyProbe.dateProperties(of: type))
+            itemProperties = DatePropertyProbe.propertyNames(of: type)
         }
         let definition = try await define(requested, dateProperties: wanted)
-        return SyncTable(context: self, name: definition.name)
+        return SyncTable(context: self, name: definition.name, itemProperties: itemProperties)
     }
 
     /// Makes sure the store knows `table` with at least these date properties, defining it only when
@@ -192,11 +194,11 @@ public actor SyncContext {
         let writer = LocalWriteTransaction(table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
         let itemIds = changes.map(\.itemId)
         let inFlightItems = self.inFlightItems
-        var rows: [JSONObject?]
+        var applied: LocalWriteTransaction.Applied
         while true {
             await waitUntilNotInFlight(table: table, itemIds: itemIds)
             do {
-                rows = try await store.write { transaction in
+                applied = try await store.write { transaction in
                     // Checked again inside the transaction: a push may have claimed an item meanwhile.
                     if inFlightItems.containsAny(table: table, itemIds: itemIds) { throw ItemsInFlight() }
                     return try writer.apply(changes, in: transaction)
@@ -208,9 +210,9 @@ public actor SyncContext {
                 throw SyncError(converting: error)
             }
         }
-        publish(changes, table: table)
+        publish(applied.changes, table: table)
         changeNotifier.notify(table)
-        return rows
+        return applied.rows
     }
 
     /// Wakes the live queries of `table`; pull, push results and purge call it after they commit.
@@ -227,7 +229,7 @@ public actor SyncContext {
             for change in changes {
                 switch change {
                 case .insert: eventBroadcaster.publish(.itemsInserted(table: table, ids: [change.itemId]))
-                case .update: eventBroadcaster.publish(.itemUpdated(table: table, id: change.itemId))
+                case .update, .save: eventBroadcaster.publish(.itemUpdated(table: table, id: change.itemId))
                 case .delete: eventBroadcaster.publish(.itemDeleted(table: table, id: change.itemId))
                 }
             }

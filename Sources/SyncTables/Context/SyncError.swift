@@ -21,6 +21,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case itemNotObject(type: String)
     /// An insert used an id that already exists in the local table (also when the row came from a pull).
     case duplicateInsert(table: String, id: String)
+    /// An update named an item that is not stored in the local table; nothing changed.
+    /// ``SyncTable/save(_:)`` inserts such an item instead.
+    case notFound(table: String, id: String)
     /// The write cannot be combined with the operation already queued for the item,
     /// e.g. an update of an item whose delete is pending.
     case pendingOperationConflict(table: String, id: String, existing: OperationKind, attempted: OperationKind)
@@ -30,6 +33,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidTableName(String, reason: String)
     /// The query cannot run, e.g. a negative limit or offset.
     case invalidQuery(String)
+    /// A query filter names a property that no item of the table has ever had and that its item type does
+    /// not declare (most likely a typo); `nearest` is the known name closest to it, if any.
+    case unknownColumn(String, table: String, nearest: String?)
     /// The item could not be encoded to JSON.
     case encoding(type: String, message: String)
     /// A stored row could not be decoded as the requested type.
@@ -77,6 +83,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(a struct or class with properties), not a single value or an array."
         case .duplicateInsert(let table, let id):
             return "An item with id \(quoted(id)) already exists in table '\(table)'. Use update(_:) to change it."
+        case .notFound(let table, let id):
+            return "No item with id \(quoted(id)) is stored in table '\(table)', so it cannot be updated. Use "
+                + "insert(_:) to add it, or save(_:) to insert or update."
         case .pendingOperationConflict(let table, let id, let existing, let attempted):
             return "Cannot \(attempted) item \(quoted(id)) in table '\(table)': a pending \(existing) operation "
                 + "for it is queued and the two cannot be combined. "
@@ -89,6 +98,10 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return "Invalid table name \(quoted(name)): \(reason)."
         case .invalidQuery(let message):
             return "Invalid query: \(message)."
+        case .unknownColumn(let name, let table, let nearest):
+            let suggestion = nearest.map { " Did you mean \(quoted($0))?" } ?? ""
+            return "Table '\(table)' has no column \(quoted(name)): no item ever had it and the item type does "
+                + "not declare it.\(suggestion) Column(Item.CodingKeys.…) lets the compiler check names."
         case .encoding(let type, let message):
             return "Could not encode \(type): \(message)."
         case .decoding(let type, let table, let id, let message):

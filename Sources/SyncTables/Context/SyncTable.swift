@@ -7,7 +7,7 @@
 /// let todos = try await context.table(TodoItem.self)
 /// var item = try await todos.insert(TodoItem(id: "", text: "Buy milk", complete: false))
 /// item.complete = true
-/// try await todos.update(item)
+/// item = try await todos.update(item)
 /// try await todos.delete(item)
 /// ```
 public struct SyncTable<Item: SyncItem>: Sendable {
@@ -15,10 +15,19 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     public let context: SyncContext
     /// The table name.
     public let name: String
+    /// The properties `Item` declares, which queries may name before any row has them; `nil` when unknown
+    /// (see ``DatePropertyProbe``).
+    let itemProperties: Set<String>?
 
-    init(context: SyncContext, name: String) {
+    init(context: SyncContext, name: String, itemProperties: Set<String>?) {
         self.context = context
         self.name = name
+        self.itemProperties = itemProperties
+    }
+
+    /// Checks that `filter` names no property this table cannot have.
+    func checkColumns(of filter: FilterExpression?) async throws(SyncError) {
+        try await FilterColumnCheck(table: name, itemProperties: itemProperties).check(filter, in: context.store)
     }
 
     /// Inserts an item and queues its insert; returns the item as stored.
@@ -170,16 +179,43 @@ public struct SyncTable<Item: SyncItem>: Sendable {
         _ = try await context.write(prepared.map { .insert($0.object) }, to: name, dateProperties: dateProperties)
     }
 
-    /// Replaces the stored item with `item` and queues an update (or folds it into the queued operation).
+    /// Replaces the stored item with `item`, queues an update (or folds it into the queued operation) and
+    /// returns the item as stored.
     ///
     /// The stored row's `createdAt` and `updatedAt` are kept, and its `version` too when `item` has none.
-    /// An item that is not stored yet is created. Throws
-    /// ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` if the item's delete is queued.
-    public func update(_ item: Item) async throws {
+    /// Throws ``SyncError/notFound(table:id:)`` when no item with this id is stored (``save(_:)`` inserts
+    /// it instead), and ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` if the item's
+    /// delete is queued; either way nothing changes.
+    @discardableResult
+    public func update(_ item: Item) async throws -> Item {
         let id = try validatedID(item.id)
+        return try await replace(item, id: id, as: LocalChange.update)
+    }
+
+    /// Updates the item when one with its id is stored, else inserts it (an empty id is generated);
+    /// returns the item as stored.
+    ///
+    /// ```swift
+    /// try await todos.save(TodoItem(id: "a", text: "Buy milk", complete: false))   // inserted
+    /// try await todos.save(TodoItem(id: "a", text: "Buy milk", complete: true))    // updated
+    /// ```
+    @discardableResult
+    public func save(_ item: Item) async throws -> Item {
+        if item.id.isEmpty { return try await insert(item) }
+        let id = try validatedID(item.id)
+        return try await replace(item, id: id, as: LocalChange.save)
+    }
+
+    /// Writes `item` as an update or a save and returns it as stored.
+    private func replace(_ item: Item, id: String, as change: (JSONObject) -> LocalChange) async throws -> Item {
         var (object, dateProperties) = try ItemCoding.object(from: item)
         object["id"] = .string(id)
-        _ = try await context.write([.update(object)], to: name, dateProperties: dateProperties)
+        let rows = try await context.write([change(object)], to: name, dateProperties: dateProperties)
+        guard let row = rows.first ?? nil else { return item }
+        // The stored row differs from the item only in the properties the store keeps from the stored row.
+        let kept = ItemCoding.serverOwnedProperties + ["version"]
+        if kept.allSatisfy({ row[$0] == object[$0] }) { return item }
+        return try ItemCoding.item(Item.self, from: row, table: name)
     }
 
     /// Deletes the item and queues its delete (or cancels its unsent insert).

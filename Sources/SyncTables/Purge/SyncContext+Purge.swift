@@ -3,6 +3,9 @@
 
 extension SyncContext {
     /// Removes rows of a table from the local store; see ``SyncTable/purge(_:queryId:force:)``.
+    ///
+    /// A filter naming a property that no row of the table ever had throws
+    /// ``SyncError/unknownColumn(_:table:nearest:)`` and purges nothing.
     @discardableResult
     public func purge(
         table: String,
@@ -10,6 +13,15 @@ extension SyncContext {
         queryId: String? = nil,
         force: Bool = false
     ) async throws -> PurgeSummary {
+        try await purge(table: table, query: query, queryId: queryId, force: force, itemProperties: [])
+    }
+
+    /// ``purge(table:query:queryId:force:)`` for a table whose item type declares `itemProperties`, which
+    /// its filter may name too.
+    func purge(
+        table: String, query: StoreQuery?, queryId: String?, force: Bool, itemProperties: Set<String>?
+    ) async throws -> PurgeSummary {
+        try await FilterColumnCheck(table: table, itemProperties: itemProperties).check(query?.filter, in: store)
         let scope = try PurgeScope(table: table, query: query, queryId: queryId)
         let queue = self.queue
         let summary = try await withSyncAction {

@@ -15,6 +15,14 @@ extension SyncContext {
         query: StoreQuery? = nil,
         queryId: String? = nil
     ) async throws -> PurgePreview {
+        try await purgePreview(table: table, query: query, queryId: queryId, itemProperties: [])
+    }
+
+    /// ``purgePreview(table:query:queryId:)`` for a table whose item type declares `itemProperties`.
+    func purgePreview(
+        table: String, query: StoreQuery?, queryId: String?, itemProperties: Set<String>?
+    ) async throws -> PurgePreview {
+        try await FilterColumnCheck(table: table, itemProperties: itemProperties).check(query?.filter, in: store)
         let scope = try PurgeScope(table: table, query: query, queryId: queryId)
         let queue = self.queue
         do {
@@ -41,7 +49,8 @@ extension SyncContext {
 extension SyncTable {
     /// What ``purge(_:queryId:force:)`` would remove, without removing anything.
     public func purgePreview(_ query: SyncQuery<Item>? = nil, queryId: String? = nil) async throws -> PurgePreview {
-        try await context.purgePreview(table: name, query: query?.storeQuery, queryId: queryId)
+        try await context.purgePreview(
+            table: name, query: query?.storeQuery, queryId: queryId, itemProperties: itemProperties)
     }
 }
 

@@ -5,6 +5,7 @@ extension SyncTable {
     /// `force` is `true`: then the operations (and push errors) of the purged rows are discarded too —
     /// all of the table's when the whole table is purged. The query id's incremental token is reset, and
     /// every token of the table when the whole table is purged, so the next pull brings the rows back.
+    /// A filter on a property the table cannot have throws ``SyncError/unknownColumn(_:table:nearest:)``.
     ///
     /// ```swift
     /// try await todos.purge()
@@ -16,6 +17,7 @@ extension SyncTable {
         queryId: String? = nil,
         force: Bool = false
     ) async throws -> PurgeSummary {
-        try await context.purge(table: name, query: query?.storeQuery, queryId: queryId, force: force)
+        try await context.purge(
+            table: name, query: query?.storeQuery, queryId: queryId, force: force, itemProperties: itemProperties)
     }
 }

@@ -18,6 +18,20 @@ public struct Column: FilterOperand, SortKeyConvertible {
         self.name = name
     }
 
+    /// Creates a column for the property a coding key names, so a misspelled name does not compile.
+    ///
+    /// ```swift
+    /// struct TodoItem: SyncItem {
+    ///     var id: String
+    ///     var complete: Bool
+    ///     enum CodingKeys: String, CodingKey { case id, complete }
+    /// }
+    /// let open = try await todos.query().filter(Column(TodoItem.CodingKeys.complete) == false).fetchAll()
+    /// ```
+    public init(_ key: some CodingKey) {
+        self.name = key.stringValue
+    }
+
     /// The property as a node of the filter expression tree.
     public var filterExpression: FilterExpression { .property(name) }
 

@@ -64,7 +64,7 @@ public struct SyncQuery<Item: SyncItem>: Sendable {
 
     /// The matching items, in order.
     public func fetchAll() async throws -> [Item] {
-        let query = try validated()
+        let query = try await validated()
         let rows = try await SyncError.mapping { try await table.context.store.read(query) }
         if Item.self == JSONObject.self, let items = rows as? [Item] { return items }
         return try rows.map { row throws(SyncError) in try ItemCoding.item(Item.self, from: row, table: table.name) }
@@ -77,15 +77,19 @@ public struct SyncQuery<Item: SyncItem>: Sendable {
 
     /// The number of matching items (limit and offset apply).
     public func fetchCount() async throws -> Int {
-        let query = try validated()
+        let query = try await validated()
         return try await SyncError.mapping { try await table.context.store.count(query) }
     }
 
-    private func validated() throws(SyncError) -> StoreQuery {
+    /// The store query, checked: no negative limit or offset
+    /// (``SyncError/invalidQuery(_:)``), no filter on a property the table cannot have
+    /// (``SyncError/unknownColumn(_:table:nearest:)``).
+    func validated() async throws(SyncError) -> StoreQuery {
         if let limit = storeQuery.limit, limit < 0 {
             throw .invalidQuery("the limit \(limit) is negative")
         }
         guard storeQuery.offset >= 0 else { throw .invalidQuery("the offset \(storeQuery.offset) is negative") }
+        try await table.checkColumns(of: storeQuery.filter)
         return storeQuery
     }
 }

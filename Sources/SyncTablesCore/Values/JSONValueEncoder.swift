@@ -3,8 +3,9 @@ import Foundation
 /// Encodes `Encodable` values straight into ``JSONValue`` trees, without going through JSON text.
 ///
 /// Dates become ISO-8601 UTC strings with milliseconds (`2024-05-01T10:00:00.000Z`), `Data` becomes
-/// base64, `URL` its absolute string, `UUID` its lowercase string, `Decimal` a number. `nil` optionals
-/// are left out (the synthesized `encodeIfPresent`), while an explicit `encodeNil` writes `null`.
+/// base64, `URL` its absolute string, `UUID` its lowercase string, `Decimal` a number (an error when no
+/// 64-bit integer or double holds it exactly). `nil` optionals are left out (the synthesized
+/// `encodeIfPresent`), while an explicit `encodeNil` writes `null`.
 /// Failures are the standard `EncodingError` with the coding path.
 ///
 /// ```swift
@@ -191,13 +192,18 @@ final class ValueEncoder: Encoder {
         try double(Double(value.description) ?? Double(value), at: path())
     }
 
+    /// The decimal as an integer or a double, when that holds it exactly; otherwise an error, since a JSON
+    /// number is read back as a double and the value would silently change.
     static func number(_ value: Decimal, at path: @autoclosure () -> [any CodingKey]) throws -> JSONValue {
         let text = value.description
         if let integer = Int64(text) { return .integer(integer) }
-        guard let double = Double(text) else {
+        guard let double = Double(text), Decimal(string: "\(double)") == value else {
             throw EncodingError.invalidValue(
                 value,
-                .init(codingPath: path(), debugDescription: "Unable to encode the decimal \(text) in JSON.")
+                .init(
+                    codingPath: path(),
+                    debugDescription: "The decimal \(text) has no exact form as a JSON number (a 64-bit integer "
+                        + "or a double); store it as a String to keep every digit.")
             )
         }
         return try Self.double(double, at: path())

@@ -20,7 +20,7 @@
     ///
     /// The store shares the inner `SQLiteStore`'s thread: a call hops to that thread once, as with a
     /// plain store.
-    public actor EncryptedSQLiteStore: LocalStore, DedicatedThreadStore {
+    public actor EncryptedSQLiteStore: LocalStore, DedicatedThreadStore, StoredPropertyNames {
         private let store: SQLiteStore
 
         /// The path of the encrypted database file.
@@ -122,6 +122,11 @@
         /// The number of rows a query selects.
         public func count(_ query: StoreQuery) async throws -> Int {
             try await store.count(query)
+        }
+
+        /// Every top-level property the table's rows have ever had (see `SQLiteStore.propertyNames(table:)`).
+        package func propertyNames(table: String) async throws -> Set<String> {
+            try await store.propertyNames(table: table)
         }
 
         /// The row with this id, or `nil`.

@@ -96,7 +96,8 @@ struct ErrorsResolveCommand: AsyncParsableCommand {
             let error = try await StoreSession.with(options) { session in
                 let context = session.context
                 guard let error = try await context.pushErrors().first(where: { $0.id == errorId }) else {
-                    throw CommandFailure(.usage, "no push error has id '\(errorId)' (see `synctables errors list`)")
+                    throw CommandFailure(
+                        .errorNotFound, "no push error has id '\(errorId)' (see `synctables errors list`)")
                 }
                 try await Self.apply(resolution, to: error, context: context)
                 return error

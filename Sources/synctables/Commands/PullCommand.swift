@@ -34,6 +34,9 @@ struct PullCommand: AsyncParsableCommand {
             let expression = try filter.map { try ODataFilterParser.parse($0) }
             let client = try ServerConnection.client(server)
             let summary = try await StoreSession.with(options, client: client) { session in
+                if try await session.storedTableName(table) == nil {
+                    try await StoreSession.requireServerTable(table, client: client)
+                }
                 let handle = try await session.context.table(JSONObject.self, named: table)
                 let query = expression.map { handle.query().filter($0) }
                 return try await handle.pull(query, queryId: queryId, options: PullOptions(pageSize: pageSize))

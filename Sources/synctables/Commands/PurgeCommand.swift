@@ -66,7 +66,7 @@ struct PurgeCommand: AsyncParsableCommand {
         try await reportingFailures(options) {
             let expression = try filter.map { try ODataFilterParser.parse($0) }
             let outcomes = try await StoreSession.with(options) { session in
-                try await purge(session.context, filter: expression)
+                try await purge(session, filter: expression)
             }
             let refused = outcomes.filter(\.refused)
             Output(options).emit(json(outcomes), text: text(outcomes))
@@ -80,12 +80,14 @@ struct PurgeCommand: AsyncParsableCommand {
         }
     }
 
-    private func purge(_ context: SyncContext, filter: FilterExpression?) async throws -> [TableOutcome] {
+    private func purge(_ session: StoreSession, filter: FilterExpression?) async throws -> [TableOutcome] {
+        let context = session.context
         let tables: [String]
         if stale, let olderThan {
             tables = try await context.staleTables(pulledBefore: olderThan.before(.now)).map(\.name)
         } else if let table {
-            tables = [try await Self.storedName(of: table, in: context)]
+            // Purge never creates a table.
+            tables = [try await session.existingTableName(table)]
         } else {
             tables = []
         }
@@ -110,17 +112,6 @@ struct PurgeCommand: AsyncParsableCommand {
             }
         }
         return outcomes
-    }
-
-    /// The table's name as the store spells it; purge never creates a table.
-    private static func storedName(of table: String, in context: SyncContext) async throws -> String {
-        let definitions = try await context.store.tableDefinitions()
-        guard let match = definitions.first(where: { $0.name.lowercased() == table.lowercased() }),
-            !match.name.hasPrefix("__")
-        else {
-            throw CommandFailure(.usage, "no table '\(table)' in the store")
-        }
-        return match.name
     }
 
     private func json(_ outcomes: [TableOutcome]) -> JSONObject {

@@ -15,8 +15,11 @@ struct QueueCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(options) {
-            let operations = try await StoreSession.with(options) {
-                try await $0.context.pendingOperations(table: table)
+            let operations = try await StoreSession.with(options) { session in
+                // A misspelled table is an error, not an empty list.
+                var name: String?
+                if let table { name = try await session.existingTableName(table) }
+                return try await session.context.pendingOperations(table: name)
             }
             let json: JSONObject = ["operations": .array(operations.map { .object(Self.json($0)) })]
             let text =

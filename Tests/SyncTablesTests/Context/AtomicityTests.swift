@@ -30,6 +30,7 @@ struct AtomicityTests {
         let store = FailingTransactionStore(base: try kind.makeStore())
         let context = try await SyncContext(store: store)
         let todos = try await context.table(ContextTodo.self)
+        try await context.storePulled([["id": "a", "text": "0"]])
         try await todos.update(ContextTodo(id: "a", text: "1"))
         let before = try await ContextSnapshot.take(context)
         // Call 1 deletes the row; call 2 would convert the operation.

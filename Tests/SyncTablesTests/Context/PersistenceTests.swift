@@ -10,6 +10,7 @@ struct PersistenceTests {
         let path = ContextTemporaryFile.make().path
         let first = try await SyncContext(store: try SQLiteStore(path: path))
         let todos = try await first.table(ContextTodo.self)
+        try await first.storePulled([["id": "b", "text": "rye"]])
         try await todos.insert(ContextTodo(id: "a", text: "milk"))
         try await todos.update(ContextTodo(id: "b", text: "bread"))
         try await todos.insert(ContextTodo(id: "c", text: "eggs"))

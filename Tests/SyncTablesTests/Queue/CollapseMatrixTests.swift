@@ -25,9 +25,10 @@ struct CollapseMatrixTests {
     }
 
     @Test(arguments: ContextStoreKind.allCases)
-    func updateOfAnItemWithoutOperationQueuesAnUpdateAndCreatesTheRow(kind: ContextStoreKind) async throws {
+    func updateOfAPulledItemWithoutOperationQueuesAnUpdateAndChangesTheRow(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext()
         let todos = try await context.table(ContextTodo.self)
+        try await context.storePulled([["id": "a", "text": "tea"]])
 
         try await todos.update(ContextTodo(id: "a", text: "milk"))
 
@@ -156,6 +157,7 @@ struct CollapseMatrixTests {
     func insertAfterUpdateIsRejectedAndChangesNothing(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext()
         let todos = try await context.table(ContextTodo.self)
+        try await context.storePulled([["id": "a", "text": "tea"]])
         try await todos.update(ContextTodo(id: "a", text: "milk"))
         let before = try await ContextSnapshot.take(context)
 
@@ -173,6 +175,7 @@ struct CollapseMatrixTests {
     func updateAfterUpdateKeepsTheUpdateWithABumpedVersion(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext()
         let todos = try await context.table(ContextTodo.self)
+        try await context.storePulled([["id": "a", "text": "tea"]])
         try await todos.update(ContextTodo(id: "a", text: "milk"))
         let queued = try #require(try await context.pendingOperations().first)
 
@@ -189,6 +192,7 @@ struct CollapseMatrixTests {
     func deleteAfterUpdateConvertsItInPlaceKeepingItsQueuePosition(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext()
         let todos = try await context.table(ContextTodo.self)
+        try await context.storePulled([["id": "a", "text": "tea"]])
         try await todos.update(ContextTodo(id: "a", text: "milk", version: "v1"))
         try await todos.insert(ContextTodo(id: "b", text: "bread"))
         let update = try #require(try await context.pendingOperations().first)

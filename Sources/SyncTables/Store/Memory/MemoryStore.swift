@@ -8,7 +8,7 @@
 /// try await store.defineTable(TableDefinition(name: "TodoItem"))
 /// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
 /// ```
-public actor MemoryStore: LocalStore {
+public actor MemoryStore: LocalStore, StoredPropertyNames {
     private var tables = MemoryTables()
     private var isClosed = false
 
@@ -43,6 +43,12 @@ public actor MemoryStore: LocalStore {
     public func lookup(table: String, id: String) throws -> JSONObject? {
         try checkOpen()
         return try tables.lookup(table: table, id: id)
+    }
+
+    /// Every top-level property the table's rows have ever had.
+    package func propertyNames(table: String) throws -> Set<String> {
+        try checkOpen()
+        return tables.propertyNames(table: table)
     }
 
     /// Runs `body` against a copy of the tables and keeps the copy only when `body` returns.

@@ -4,6 +4,8 @@ struct MemoryTables: Sendable {
     struct Table: Sendable {
         var definition: TableDefinition
         var rows: [RowID: JSONObject] = [:]
+        /// Every top-level property a row has ever had.
+        var propertyNames: Set<String> = []
     }
 
     /// Tables by their case-insensitive key (see ``TableName``).
@@ -52,8 +54,17 @@ struct MemoryTables: Sendable {
         keyed.reserveCapacity(items.count)
         for item in items { keyed.append((RowID(try ItemKey.id(of: item, table: name)), item)) }
         tables[key] = nil  // keep the rows uniquely referenced while they change
-        for (id, item) in keyed { table.rows[id] = item }
+        for (id, item) in keyed {
+            table.rows[id] = item
+            table.propertyNames.formUnion(item.properties.keys)
+        }
         tables[key] = table
+    }
+
+    /// Every top-level property the rows of a table have ever had; empty for an unknown table.
+    func propertyNames(table name: String) -> Set<String> {
+        guard let key = try? TableName.key(name) else { return [] }
+        return tables[key]?.propertyNames ?? []
     }
 
     mutating func delete(table name: String, ids: [String]) throws(StoreError) -> Int {

@@ -1,9 +1,20 @@
-extension SQLiteStore {
+extension SQLiteStore: StoredPropertyNames {
     /// The top-level properties a table has a projected column for (never `id`); empty for an unknown table.
     ///
-    /// The reference server reads it once per table to cap how many properties a table may grow.
+    /// Every property any row ever had has its column, and columns are never dropped. Read in a snapshot of
+    /// the file, so columns another process added count. The reference server also reads it, once per
+    /// table, to cap how many properties a table may grow.
     package func propertyNames(table: String) throws -> Set<String> {
-        guard let state = try? openStorage().catalog.table(named: table) else { return [] }
-        return Set(state.columns.keys)
+        try mappingStoreErrors { try openStorage().propertyNames(table: table) }
+    }
+}
+
+extension SQLiteStorage {
+    /// See ``SQLiteStore/propertyNames(table:)``.
+    func propertyNames(table name: String) throws -> Set<String> {
+        try reading {
+            guard let table = try? catalog.table(named: name) else { return [] }
+            return Set(table.columns.keys)
+        }
     }
 }

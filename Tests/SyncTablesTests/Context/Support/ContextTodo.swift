@@ -43,3 +43,10 @@ struct ContextSnapshot: Equatable {
         )
     }
 }
+
+extension SyncContext {
+    /// Stores rows as a pull would, queueing nothing: items that `update` may then change.
+    func storePulled(_ items: [JSONObject], table: String = "ContextTodo") async throws {
+        try await store.write { try $0.upsert(table: table, items: items) }
+    }
+}
