@@ -6,7 +6,7 @@ struct PullPage: Sendable {
     let table: String
     let records: [JSONObject]
     /// The incremental token to store with the page, under this config key.
-    let token: (key: String, value: Timestamp)?
+    let token: (key: String, value: DeltaToken)?
     /// Where the page is logged once applied (the sync engine's logger), if anywhere.
     var logger: Logger?
 
@@ -45,7 +45,7 @@ struct PullPage: Sendable {
         try transaction.upsert(table: table, items: upserts)
         result.upserted = upserts.count
         if let token {
-            try SystemConfig.setValue(token.value.iso8601, for: token.key, in: transaction)
+            try SystemConfig.setValue(token.value.storedValue, for: token.key, in: transaction)
         }
         return result
     }
