@@ -85,9 +85,11 @@ struct SyncSuites {
             try await ServerProcess.with(pageSize: 1000, maxTop: 1000, table: "pulltodo", rows: rows, runTag: "l") {
                 server in
                 let client = SyncClient(url: server.baseURL, transport: try CurlTransport())
+                let legacy = SyncClient(url: server.baseURLWithoutKeysets, transport: try CurlTransport())
                 for pageSize in pageSizes {
                     try await pullOnce(
-                        url: server.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+                        url: server.url, client: client, legacyClient: legacy, rows: rows, pageSize: pageSize,
+                        directory: directory)
                 }
             }
             return
@@ -97,10 +99,14 @@ struct SyncSuites {
         do {
             try await harness.seed(table: "pulltodo", count: rows, runTag: "l")
             let client = SyncClient(url: harness.baseURL, transport: try CurlTransport())
+            let sibling = try await harness.startSiblingWithoutKeysets()
+            let legacy = SyncClient(url: sibling.url, transport: try CurlTransport())
             for pageSize in pageSizes {
                 try await pullOnce(
-                    url: harness.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+                    url: harness.url, client: client, legacyClient: legacy, rows: rows, pageSize: pageSize,
+                    directory: directory)
             }
+            try await sibling.server.stop()
         } catch {
             try? await harness.stop()
             throw error
@@ -109,7 +115,8 @@ struct SyncSuites {
     }
 
     private func pullOnce(
-        url: (String) throws -> URL, client: SyncClient, rows: Int, pageSize: Int, directory: TemporaryDirectory
+        url: (String) throws -> URL, client: SyncClient, legacyClient: SyncClient, rows: Int, pageSize: Int,
+        directory: TemporaryDirectory
     ) async throws {
         let store = try SQLiteStore(path: directory.file("pull-\(pageSize).sqlite"))
         let context = try await SyncContext(store: store, client: client)
@@ -122,6 +129,23 @@ struct SyncSuites {
         }
         let peak = ProcessMemory.peakResidentMiB()
         try await context.close()
+
+        // The same pull from a server without keyset pulls: PROTOCOL §5.7's `updatedAt ge` + `$skip`.
+        let legacyContext = try await SyncContext(
+            store: try SQLiteStore(path: directory.file("pull-legacy-\(pageSize).sqlite")), client: legacyClient)
+        let legacyTable = try await legacyContext.table(BenchTodo.self, named: "pulltodo")
+        var legacySummary = PullSummary()
+        let legacySeconds = try await Stopwatch.time {
+            legacySummary = try await legacyTable.pull(queryId: "all", options: PullOptions(pageSize: pageSize))
+        }
+        try await legacyContext.close()
+        reporter.report(
+            BenchResult(
+                suite: "pull", name: "incremental pull of \(rows) rows by keyset, page size \(pageSize)",
+                unit: "rows/s", value: Double(summary.received) / seconds,
+                baseline: Double(legacySummary.received) / legacySeconds, count: summary.received, seconds: seconds,
+                note: "\(summary.requests) requests; baseline: the same pull from a server without keyset pulls "
+                    + "(PROTOCOL 5.7, updatedAt ge + $skip), \(legacySummary.requests) requests"))
 
         let engineContext = try await SyncContext(
             store: try SQLiteStore(path: directory.file("pull-engine-\(pageSize).sqlite")), client: client)
