@@ -137,6 +137,36 @@ struct KeysetPullTests {
     }
 }
 
+/// Answers a real server cannot be made to give: a scripted server (a mock, to inject the fault) that
+/// advertises keyset pulls but answers a keyset request with records that are not after the position.
+@Suite("Keyset incremental pull against a misbehaving scripted server (mock)")
+struct KeysetPullScriptedServerTests {
+    @Test func aKeysetAnswerThatDoesNotMoveForwardIsDroppedAndThePullEndsWithSkip() async throws {
+        let records =
+            #"[{"id":"a","text":"a","complete":false,"updatedAt":"2001-01-01T00:00:00.000Z"},"#
+            + #"{"id":"b","text":"b","complete":false,"updatedAt":"2001-01-01T00:00:00.000Z"}]"#
+        let advertised = [("X-SyncTables-Capabilities", "keyset-pull")]
+        try await ScriptedHTTPServer.with({ request in
+            let query = request.rawQuery ?? ""
+            return query.contains("$skip=2")
+                ? .json(200, "[]", headers: advertised) : .json(200, records, headers: advertised)
+        }) { server in
+            let context = try await SyncContext(store: MemoryStore(), client: SyncClient(url: server.baseURL))
+            let todos = try await context.table(TodoItem.self)
+
+            let summary = try await todos.pull(queryId: "all", options: PullOptions(pageSize: 2))
+
+            // §5.7 page, keyset page (the same records: dropped), §5.7 from the time again, then skip 2.
+            let queries = server.requests.map { ($0.rawQuery ?? "").removingPercentEncoding ?? "" }
+            #expect(queries.count == 4)
+            #expect(queries.map { $0.contains("$orderby=updatedAt,id") } == [false, true, false, false])
+            #expect(queries.map { $0.contains("$skip=2") } == [false, false, false, true])
+            #expect(summary.received == 4 && summary.requests == 4)
+            #expect(try await todos.query().fetchCount() == 2)
+        }
+    }
+}
+
 /// The keyset filter a pull sends after the position `(time, id)`.
 func keysetFilter(after time: String, id: String) -> String {
     let literal = "datetimeoffset'\(time)'"
