@@ -32,6 +32,10 @@ public struct SyncServerConfiguration: Sendable {
     public var maxTableProperties: Int
     /// Timeouts for each step of a request and the most connections served at once.
     public var connectionLimits: ConnectionLimits
+    /// Whether query responses advertise keyset incremental pulls (`X-SyncTables-Capabilities: keyset-pull`),
+    /// so SyncTables clients resume a pull after an `(updatedAt, id)` position instead of using `$skip`.
+    /// Turn it off only to behave like a server without the extension.
+    public var advertisesKeysetPull: Bool
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.
@@ -62,6 +66,7 @@ public struct SyncServerConfiguration: Sendable {
         maxBodySize: Int = 1024 * 1024,
         maxTableProperties: Int = 256,
         connectionLimits: ConnectionLimits = ConnectionLimits(),
+        advertisesKeysetPull: Bool = true,
         logRequests: Bool = false,
         enableTestControls: Bool = false,
         logger: Logger = Logger(label: "sync-server")
@@ -77,6 +82,7 @@ public struct SyncServerConfiguration: Sendable {
         self.maxBodySize = maxBodySize
         self.maxTableProperties = maxTableProperties
         self.connectionLimits = connectionLimits
+        self.advertisesKeysetPull = advertisesKeysetPull
         self.logRequests = logRequests
         self.enableTestControls = enableTestControls
         self.logger = logger

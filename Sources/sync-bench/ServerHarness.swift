@@ -8,6 +8,8 @@ struct ServerHarness {
     let store: SQLiteStore
     let baseURL: URL
     let directory: TemporaryDirectory
+    let pageSize: Int
+    let maxTop: Int
 
     static func start(pageSize: Int, maxTop: Int) async throws -> ServerHarness {
         let directory = try TemporaryDirectory()
@@ -17,7 +19,8 @@ struct ServerHarness {
                 storage: .store(store), pageSize: pageSize, maxTop: maxTop, enableTestControls: true))
         try await server.start()
         guard let url = server.url else { throw BenchError.unexpected("the server did not report its URL") }
-        return ServerHarness(server: server, store: store, baseURL: url, directory: directory)
+        return ServerHarness(
+            server: server, store: store, baseURL: url, directory: directory, pageSize: pageSize, maxTop: maxTop)
     }
 
     /// Seeds `count` items into `table` through the server's test controls, in chunks.
@@ -30,6 +33,17 @@ struct ServerHarness {
             try await controls.seed(table: table, items: items)
             start = end
         }
+    }
+
+    /// A second server on the same store that does not advertise keyset pulls, so clients pull from it with
+    /// PROTOCOL §5.7's `updatedAt ge` and `$skip`. Stopped by the caller.
+    func startSiblingWithoutKeysets() async throws -> (server: SyncServer, url: URL) {
+        let sibling = try await SyncServer(
+            configuration: SyncServerConfiguration(
+                storage: .store(store), pageSize: pageSize, maxTop: maxTop, advertisesKeysetPull: false))
+        try await sibling.start()
+        guard let url = sibling.url else { throw BenchError.unexpected("the server did not report its URL") }
+        return (sibling, url)
     }
 
     func url(_ pathAndQuery: String) throws -> URL {

@@ -10,6 +10,8 @@ import SystemPackage
 /// on this toolchain, reading past a buffer while it listed the open files.
 struct ServerProcess: Sendable {
     let baseURL: URL
+    /// A second server on the same data that does not advertise keyset pulls.
+    let baseURLWithoutKeysets: URL
 
     /// Starts `sync-bench serve`, seeding `rows` rows into `table` first, waits for its URL, runs `body` and
     /// stops the child (removing its store) however `body` ends.
@@ -25,23 +27,25 @@ struct ServerProcess: Sendable {
             .path("/proc/self/exe"), arguments: arguments, input: .none, output: .sequence,
             error: .fileDescriptor(.standardError, closeAfterSpawningProcess: false)
         ) { execution in
-            // The child prints one line, "<URL> <directory>", once seeded and listening.
+            // The child prints one line, "<URL> <URL without keysets> <directory>", once seeded and listening.
             var line = ""
             for try await text in execution.standardOutput.strings() {
                 line = text
                 break
             }
-            let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
-            guard fields.count == 2, let url = URL(string: fields[0]), url.port != nil else {
+            let fields = line.split(separator: " ", maxSplits: 2).map(String.init)
+            guard fields.count == 3, let url = URL(string: fields[0]), url.port != nil,
+                let withoutKeysets = URL(string: fields[1]), withoutKeysets.port != nil
+            else {
                 try? execution.send(signal: .terminate)
                 throw BenchError.unexpected("the server process did not report its URL")
             }
             // A terminated child cannot clean up: its directory goes here.
             defer {
                 try? execution.send(signal: .terminate)
-                try? FileManager.default.removeItem(atPath: fields[1])
+                try? FileManager.default.removeItem(atPath: fields[2])
             }
-            return try await body(ServerProcess(baseURL: url))
+            return try await body(ServerProcess(baseURL: url, baseURLWithoutKeysets: withoutKeysets))
         }
         return outcome.closureResult
     }
@@ -55,7 +59,7 @@ struct ServerProcess: Sendable {
 }
 
 extension SyncBench {
-    /// The child side of ``ServerProcess``: seeds, prints its URL and directory, serves until terminated.
+    /// The child side of ``ServerProcess``: seeds, prints its URLs and directory, serves until terminated.
     struct Serve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Runs a seeded sync server for another sync-bench process (internal).",
@@ -70,8 +74,11 @@ extension SyncBench {
         func run() async throws {
             let harness = try await ServerHarness.start(pageSize: pageSize, maxTop: maxTop)
             if rows > 0 { try await harness.seed(table: table, count: rows, runTag: runTag) }
+            let sibling = try await harness.startSiblingWithoutKeysets()
             // Unbuffered, so the parent reads the line at once.
-            FileHandle.standardOutput.write(Data("\(harness.baseURL.absoluteString) \(harness.directory.path)\n".utf8))
+            FileHandle.standardOutput.write(
+                Data("\(harness.baseURL.absoluteString) \(sibling.url.absoluteString) \(harness.directory.path)\n".utf8)
+            )
             while true { try await Task.sleep(for: .seconds(3600)) }
         }
     }

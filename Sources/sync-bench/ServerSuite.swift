@@ -10,6 +10,9 @@ struct ServerSuite {
         var gets: Int
         var transportGets: Int
         var pageSize: Int
+        /// Rows of the table read page by page from both ends (0 skips that figure).
+        var pagingRows: Int
+        var pagingRounds: Int
     }
 
     let sizes: Sizes
@@ -107,5 +110,34 @@ struct ServerSuite {
                 value: Double(sample.count) / sessionSeconds, baseline: Double(sample.count) / curlSeconds,
                 count: sample.count, seconds: sessionSeconds, p50: sessionLatency.p50, p99: sessionLatency.p99,
                 latencyUnit: "µs", note: "baseline: CurlTransport"))
+
+        if sizes.pagingRows >= sizes.pageSize * 20 { try await measureDeepPaging(harness, client: curl) }
+    }
+
+    /// First and last pages of a large table, keyset (`$skiptoken`) against `OFFSET` (`$skip`).
+    private func measureDeepPaging(_ harness: ServerHarness, client: SyncClient) async throws {
+        let seedSeconds = try await Stopwatch.time {
+            try await harness.seed(table: "pagetodo", count: sizes.pagingRows, runTag: "k")
+        }
+        reporter.note("seeded \(sizes.pagingRows) rows in \(String(format: "%.1f", seedSeconds)) s")
+        let paging = DeepPaging(
+            harness: harness, client: client, table: "pagetodo", rows: sizes.pagingRows, pageSize: sizes.pageSize)
+        let seconds = Stopwatch.now()
+        let latencies = try await paging.measure(rounds: sizes.pagingRounds)
+        let elapsed = Stopwatch.seconds(since: seconds)
+        let count = paging.pagesPerEnd * sizes.pagingRounds
+        let shape = "page of \(sizes.pageSize) ordered by updatedAt, \(sizes.pagingRows) rows"
+        for (kind, first, last) in [
+            ("keyset ($skiptoken next link)", latencies.keysetFirst, latencies.keysetLast),
+            ("OFFSET ($skip)", latencies.offsetFirst, latencies.offsetLast),
+        ] {
+            reporter.report(
+                BenchResult(
+                    suite: suite, name: "GET \(shape), last \(paging.pagesPerEnd) pages, \(kind)", unit: "µs p50",
+                    value: last.p50, baseline: first.p50, count: count, seconds: elapsed,
+                    p50: last.p50, p99: last.p99, latencyUnit: "µs",
+                    note: "baseline: p50 of the first \(paging.pagesPerEnd) pages, same way, same rounds "
+                        + "(p99 \(BenchResult.format(first.p99)) µs); ratio 1 = flat"))
+        }
     }
 }

@@ -69,10 +69,14 @@ extension SyncBench {
         @Option(help: "Filtered GET requests.") var gets = 1_000
         @Option(help: "GET requests per transport in the transport comparison.") var transportGets = 500
         @Option(help: "The server's page size and the $top of each GET.") var pageSize = 50
+        @Option(help: "Rows of the table read from both ends, keyset against OFFSET (0: skip).")
+        var pagingRows = 1_000_000
+        @Option(help: "Rounds over the first and last pages of that table.") var pagingRounds = 5
 
         func run() async throws {
             let sizes = ServerSuite.Sizes(
-                inserts: inserts, rows: rows, gets: gets, transportGets: transportGets, pageSize: pageSize)
+                inserts: inserts, rows: rows, gets: gets, transportGets: transportGets, pageSize: pageSize,
+                pagingRows: pagingRows, pagingRounds: pagingRounds)
             try await ServerSuite(sizes: sizes, reporter: common.reporter).run()
         }
     }

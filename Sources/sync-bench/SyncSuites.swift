@@ -85,9 +85,11 @@ struct SyncSuites {
             try await ServerProcess.with(pageSize: 1000, maxTop: 1000, table: "pulltodo", rows: rows, runTag: "l") {
                 server in
                 let client = SyncClient(url: server.baseURL, transport: try CurlTransport())
+                let legacy = SyncClient(url: server.baseURLWithoutKeysets, transport: try CurlTransport())
                 for pageSize in pageSizes {
                     try await pullOnce(
-                        url: server.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+                        url: server.url, client: client, legacyClient: legacy, rows: rows, pageSize: pageSize,
+                        directory: directory)
                 }
             }
             return
@@ -97,10 +99,14 @@ struct SyncSuites {
         do {
             try await harness.seed(table: "pulltodo", count: rows, runTag: "l")
             let client = SyncClient(url: harness.baseURL, transport: try CurlTransport())
+            let sibling = try await harness.startSiblingWithoutKeysets()
+            let legacy = SyncClient(url: sibling.url, transport: try CurlTransport())
             for pageSize in pageSizes {
                 try await pullOnce(
-                    url: harness.url, client: client, rows: rows, pageSize: pageSize, directory: directory)
+                    url: harness.url, client: client, legacyClient: legacy, rows: rows, pageSize: pageSize,
+                    directory: directory)
             }
+            try await sibling.server.stop()
         } catch {
             try? await harness.stop()
             throw error
@@ -109,7 +115,8 @@ struct SyncSuites {
     }
 
     private func pullOnce(
-        url: (String) throws -> URL, client: SyncClient, rows: Int, pageSize: Int, directory: TemporaryDirectory
+        url: (String) throws -> URL, client: SyncClient, legacyClient: SyncClient, rows: Int, pageSize: Int,
+        directory: TemporaryDirectory
     ) async throws {
         let store = try SQLiteStore(path: directory.file("pull-\(pageSize).sqlite"))
         let context = try await SyncContext(store: store, client: client)
@@ -122,6 +129,10 @@ struct SyncSuites {
         }
         let peak = ProcessMemory.peakResidentMiB()
         try await context.close()
+
+        try await compareKeysetPull(
+            client: client, legacyClient: legacyClient, rows: rows, pageSize: pageSize,
+            directory: directory)
 
         let engineContext = try await SyncContext(
             store: try SQLiteStore(path: directory.file("pull-engine-\(pageSize).sqlite")), client: client)
@@ -174,6 +185,44 @@ struct SyncSuites {
                 count: summary.received, seconds: seconds,
                 note: "\(summary.requests) requests; " + ProcessMemory.describeGrowth(before: before, peak: peak)
                     + "; baseline: raw GET loop ($top/$skip) + raw SQLite inserts, \(received) rows"))
+    }
+}
+
+extension SyncSuites {
+    /// The keyset pull against the same pull from a server without keyset pulls (`updatedAt ge` + `$skip`),
+    /// each twice into fresh stores, in the order keyset, `$skip`, `$skip`, keyset, so that neither always
+    /// meets the server cold.
+    fileprivate func compareKeysetPull(
+        client: SyncClient, legacyClient: SyncClient, rows: Int, pageSize: Int, directory: TemporaryDirectory
+    ) async throws {
+        var seconds = (keyset: 0.0, legacy: 0.0)
+        var received = (keyset: 0, legacy: 0)
+        var requests = (keyset: 0, legacy: 0)
+        for (round, keyset) in [true, false, false, true].enumerated() {
+            let context = try await SyncContext(
+                store: try SQLiteStore(path: directory.file("pull-compare-\(pageSize)-\(round).sqlite")),
+                client: keyset ? client : legacyClient)
+            let table = try await context.table(BenchTodo.self, named: "pulltodo")
+            var summary = PullSummary()
+            let elapsed = try await Stopwatch.time {
+                summary = try await table.pull(queryId: "all", options: PullOptions(pageSize: pageSize))
+            }
+            try await context.close()
+            if keyset {
+                (seconds.keyset, received.keyset, requests.keyset) =
+                    (seconds.keyset + elapsed, received.keyset + summary.received, summary.requests)
+            } else {
+                (seconds.legacy, received.legacy, requests.legacy) =
+                    (seconds.legacy + elapsed, received.legacy + summary.received, summary.requests)
+            }
+        }
+        reporter.report(
+            BenchResult(
+                suite: "pull", name: "incremental pull of \(rows) rows by keyset, page size \(pageSize)",
+                unit: "rows/s", value: Double(received.keyset) / seconds.keyset,
+                baseline: Double(received.legacy) / seconds.legacy, count: received.keyset, seconds: seconds.keyset,
+                note: "two pulls of \(requests.keyset) requests; baseline: two pulls of the same rows from a server "
+                    + "without keyset pulls (updatedAt ge + $skip, \(requests.legacy) requests), order K L L K"))
     }
 }
 

@@ -72,6 +72,9 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: "The most connections served at once (more wait in the listen backlog).")
     var maxConnections = 1024
 
+    @Flag(help: "Do not advertise keyset incremental pulls (clients then page with $skip, as with other servers).")
+    var noKeysetPull = false
+
     @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -118,6 +121,7 @@ struct SyncServerCommand: AsyncParsableCommand {
                 requestBodyTimeout: .milliseconds(Int64(bodyTimeout * 1000)),
                 maxConnections: maxConnections
             ),
+            advertisesKeysetPull: !noKeysetPull,
             logRequests: logRequests,
             enableTestControls: enableTestControls,
             logger: logger

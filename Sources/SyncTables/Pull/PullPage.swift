@@ -6,9 +6,9 @@ struct PullPage: Sendable {
     let table: String
     let records: [JSONObject]
     /// The incremental token to store with the page, under this config key.
-    let token: (key: String, value: Timestamp)?
-    /// The token the page was requested from: an incremental pull asks for `updatedAt ge` it, so records
-    /// stamped exactly then come again, and the ones the store already holds are not applied twice.
+    let token: (key: String, value: DeltaToken)?
+    /// The watermark a PROTOCOL §5.7 page was requested from (`updatedAt ge` it): records stamped exactly
+    /// then come again, and the ones the store already holds are not applied twice. `nil` for keyset pages.
     var boundary: Timestamp?
     /// Where the page is logged once applied (the sync engine's logger), if anywhere.
     var logger: Logger?
@@ -55,7 +55,7 @@ struct PullPage: Sendable {
         try transaction.upsert(table: table, items: upserts)
         result.upserted = upserts.count
         if let token {
-            try SystemConfig.setValue(token.value.iso8601, for: token.key, in: transaction)
+            try SystemConfig.setValue(token.value.storedValue, for: token.key, in: transaction)
         }
         return result
     }

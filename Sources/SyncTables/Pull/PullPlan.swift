@@ -69,17 +69,41 @@ struct PullPlan: Sendable {
         return request
     }
 
-    /// An incremental pull's page request: `(filter) and (updatedAt ge T)`, ordered by `updatedAt`.
+    /// An incremental pull's page request as PROTOCOL §5.7 has it: `(filter) and (updatedAt ge T)`, ordered
+    /// by `updatedAt`, paging with `$skip` through records that share `T`.
     func incrementalRequest(since token: Timestamp, skip: Int) throws(SyncError) -> TableQuery {
         let watermark = FilterExpression.comparison(.greaterThanOrEqual, .property("updatedAt"), .timestamp(token))
+        var request = try incrementalRequest(filter: watermark)
+        request.orderBy = ["updatedAt"]
+        request.skip = skip
+        return request
+    }
+
+    /// An incremental pull's page request after a keyset position `(T, X)`:
+    /// `(filter) and (updatedAt ge T and (updatedAt gt T or (updatedAt eq T and id gt 'X')))`, ordered by
+    /// `updatedAt,id`, without `$skip`. The redundant `ge` lets the server's `(updatedAt, id)` index start at `T`.
+    func keysetRequest(afterTime token: Timestamp, id itemId: String) throws(SyncError) -> TableQuery {
+        let updatedAt = FilterExpression.property("updatedAt")
+        let time = FilterExpression.timestamp(token)
+        let after = FilterExpression.and(
+            .comparison(.greaterThanOrEqual, updatedAt, time),
+            .or(
+                .comparison(.greaterThan, updatedAt, time),
+                .and(
+                    .comparison(.equal, updatedAt, time),
+                    .comparison(.greaterThan, .property("id"), .value(.string(itemId))))))
+        var request = try incrementalRequest(filter: after)
+        request.orderBy = ["updatedAt", "id"]
+        return request
+    }
+
+    private func incrementalRequest(filter position: FilterExpression) throws(SyncError) -> TableQuery {
         var request = baseRequest()
         do {
-            request.filter = try ODataFilterWriter.text(for: filter.map { .and($0, watermark) } ?? watermark)
+            request.filter = try ODataFilterWriter.text(for: filter.map { .and($0, position) } ?? position)
         } catch {
             throw .invalidQuery("the query cannot be sent to the server: \(error)")
         }
-        request.orderBy = ["updatedAt"]
-        request.skip = skip
         request.top = pageSize
         return request
     }

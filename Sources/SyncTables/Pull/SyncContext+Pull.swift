@@ -2,8 +2,8 @@ import Foundation
 import Logging
 
 // Pull: validate before any I/O, push first when the table is dirty, page with $skip/$top
-// until an empty page, and for a query id keep the `updatedAt ge` watermark, committed with
-// each page.
+// until an empty page, and for a query id keep the incremental position (see IncrementalCursor),
+// committed with each page.
 
 extension SyncContext {
     /// Pulls server records of one table into the local store.
@@ -87,32 +87,33 @@ extension SyncContext {
 
     private func pullIncrementally(_ plan: PullPlan, queryId: String, client: SyncClient) async throws -> PullSummary {
         let key = SystemConfig.deltaTokenKey(table: plan.table, queryId: queryId)
-        var token = try await deltaToken(key: key) ?? .epoch
-        var skip = 0
+        var cursor = IncrementalCursor(token: try await deltaToken(key: key) ?? .start)
         var summary = PullSummary()
         try Self.stopIfCancelled()
-        var page = try await Self.fetch(plan.incrementalRequest(since: token, skip: skip), plan: plan, client: client)
+        var page = try await Self.fetch(cursor.request(plan), plan: plan, client: client)
         summary.requests += 1
         while !page.items.isEmpty {
-            // Records skipped for pending operations count too, or a lone skipped record at the
-            // watermark would be fetched forever.
-            let newest = page.items.compactMap { $0["updatedAt"]?.stringValue.flatMap(Timestamp.init(parsing:)) }.max()
-            let advanced = newest.map { $0 > token } ?? false
-            let pageToken = advanced ? newest : nil
-            let (nextToken, nextSkip) = pageToken.map { ($0, 0) } ?? (token, skip + page.items.count)
+            // A §5.7 request reads the records at its watermark again; a keyset request starts after them.
+            let boundary = cursor.usesKeyset ? nil : cursor.token.updatedAt
+            let step = cursor.advance(past: page)
             // The next request depends on this page alone, so the server prepares it while this page
             // commits. If the commit fails the request is cancelled; if the request fails, this page and
             // its token are committed already.
-            let nextRequest = try plan.incrementalRequest(since: nextToken, skip: nextSkip)
+            let nextRequest = try cursor.request(plan)
+            guard step.applies else {
+                try Self.stopIfCancelled()
+                page = try await Self.fetch(nextRequest, plan: plan, client: client)
+                summary.requests += 1
+                continue
+            }
             let current = PullPage(
-                table: plan.table, records: page.items, token: pageToken.map { (key, $0) }, boundary: token,
+                table: plan.table, records: page.items, token: step.token.map { (key, $0) }, boundary: boundary,
                 logger: plan.logger)
             page = try await apply(current, to: &summary, queryId: queryId) {
                 try await Self.fetch(nextRequest, plan: plan, client: client)
             }
-            (token, skip) = (nextToken, nextSkip)
         }
-        summary.deltaToken = token
+        summary.deltaToken = cursor.token.updatedAt
         return summary
     }
 
@@ -172,13 +173,14 @@ extension SyncContext {
     }
 
     /// The stored incremental token of a table and query id, `nil` before the first pull.
-    func deltaToken(key: String) async throws -> Timestamp? {
+    func deltaToken(key: String) async throws -> DeltaToken? {
         let text = try await SyncError.mapping {
             try await store.write { try SystemConfig.value(for: key, in: $0) }
         }
         guard let text else { return nil }
-        guard let token = Timestamp(parsing: text) else {
-            throw SyncError.corruptSystemTable(table: SystemTables.config, message: "'\(key)' is not a date")
+        guard let token = DeltaToken(storedValue: text) else {
+            throw SyncError.corruptSystemTable(
+                table: SystemTables.config, message: "'\(key)' is not a date or a date and an item id")
         }
         return token
     }

@@ -1,9 +1,10 @@
 extension SyncTable {
     /// Pulls the table's server records into the local store.
     ///
-    /// Without a query id this is a full pull; with one it is incremental: only records whose
-    /// `updatedAt` is at or after the newest one seen by that query id are requested, and the watermark
-    /// is committed with each page, so an interrupted pull resumes where it stopped.
+    /// Without a query id this is a full pull; with one it is incremental: only records changed since the
+    /// last one that query id stored are requested (after its `updatedAt` and id when the server offers
+    /// keyset pulls, else from its `updatedAt` with `$skip`), and the position is committed with each page,
+    /// so an interrupted pull resumes where it stopped. See <doc:IncrementalPull>.
     ///
     /// ```swift
     /// try await todos.pull()

@@ -74,7 +74,9 @@ extension SyncContext {
         for kind in SystemConfig.PullKeyKind.allCases {
             for (key, text) in try SystemConfig.values(withPrefix: kind.prefix, in: transaction) {
                 guard let pullKey = SystemConfig.PullKey(key) else { continue }
-                guard let time = Timestamp(parsing: text) else {
+                // A delta token may carry a keyset position's item id after its time.
+                let parsed = kind == .deltaToken ? DeltaToken(storedValue: text)?.updatedAt : Timestamp(parsing: text)
+                guard let time = parsed else {
                     throw SyncError.corruptSystemTable(table: SystemTables.config, message: "'\(key)' is not a date")
                 }
                 let stateKey = pullKey.table.lowercased() + "|" + pullKey.queryId

@@ -24,6 +24,9 @@ struct TableRoutes {
                 fallbackAuthority: localAuthority
             )
             if let link, let name = HTTPField.Name("Link") { headers[name] = link }
+            if configuration.advertisesKeysetPull, let name = HTTPField.Name(ServerCapabilities.headerName) {
+                headers[name] = ServerCapabilities(keysetPull: true).headerValue
+            }
             return JSONResponse.page(page.items, count: page.count, headers: headers)
         case .post:
             let item = try await tables.insert(table: table, item: try ItemBody.object(from: body))

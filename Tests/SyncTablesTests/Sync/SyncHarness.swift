@@ -35,11 +35,12 @@ final class SyncHarness: Sendable {
         softDelete: SoftDeletePolicy = .allTables,
         pageSize: Int = 50,
         authToken: String? = nil,
+        advertisesKeysetPull: Bool = true,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
         let configuration = SyncServerConfiguration(
             storage: .inMemory, pageSize: pageSize, softDelete: softDelete, authToken: authToken,
-            enableTestControls: true)
+            advertisesKeysetPull: advertisesKeysetPull, enableTestControls: true)
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())

@@ -8,10 +8,16 @@ package struct RemotePage: Sendable, Hashable {
     package var totalCount: Int?
     /// The `rel=next` link from the `Link` header, resolved to an absolute URL.
     package var nextLink: URL?
+    /// The protocol extensions the response advertised.
+    package var capabilities: ServerCapabilities
 
-    package init(items: [JSONObject], totalCount: Int? = nil, nextLink: URL? = nil) {
+    package init(
+        items: [JSONObject], totalCount: Int? = nil, nextLink: URL? = nil,
+        capabilities: ServerCapabilities = ServerCapabilities()
+    ) {
         self.items = items
         self.totalCount = totalCount
         self.nextLink = nextLink
+        self.capabilities = capabilities
     }
 }

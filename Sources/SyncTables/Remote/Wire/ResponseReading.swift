@@ -21,6 +21,13 @@ enum ResponseReading {
     /// A page of a query: a bare array, `{"results": [...], "count": N}`, or a single object.
     static func page(from response: TransportResponse, requestURL: URL) throws(RemoteError) -> RemotePage {
         let nextLink = response.headers["Link"].flatMap { LinkHeader.nextURL(in: $0, relativeTo: requestURL) }
+        let capabilities = ServerCapabilities(headerValue: response.headers[ServerCapabilities.headerName])
+        var page = try items(from: response, nextLink: nextLink)
+        page.capabilities = capabilities
+        return page
+    }
+
+    private static func items(from response: TransportResponse, nextLink: URL?) throws(RemoteError) -> RemotePage {
         switch try json(from: response) {
         case .array(let values):
             return RemotePage(items: try objects(values, response), nextLink: nextLink)

@@ -6,7 +6,8 @@ import Testing
 /// Crash safety of pull: a child process pulling 2,000 rows incrementally in small pages is killed with
 /// `SIGKILL` at random points 20 times (seeded; `SYNCTABLES_CRASH_SEED` replays a run) while the server
 /// keeps changing; after every kill the stored token never runs ahead of the rows it covers, and a fresh
-/// pull ends with exactly the server's rows.
+/// pull ends with exactly the server's rows. `sync-server` advertises keyset pulls, so after its first page
+/// each pull runs in keyset mode and the token is the last committed row's `(updatedAt, id)`.
 @Suite("Pull crash safety under SIGKILL", .serialized)
 struct PullCrashTests {
     private static let table = "Row"
@@ -27,7 +28,7 @@ struct PullCrashTests {
             let child = CrashChildProcess(
                 arguments: ["pull", harness.url.absoluteString, path, Self.table, Self.queryId, "\(Self.pageSize)"],
                 logDirectory: harness.directory.url)
-            var previousToken = Timestamp.epoch
+            var previousToken = Position(time: .epoch, id: nil)
             var progress: [String] = []
             var childTime = Duration.zero
 
@@ -46,8 +47,9 @@ struct PullCrashTests {
 
                 let local = try await StoreSnapshot.read(path: path, tables: [Self.table])
                 let server = try await harness.serverRows(table: Self.table)
-                let token = try local.config[Self.tokenKey].map { try Timestamp(iso8601: $0) } ?? .epoch
-                #expect(token >= previousToken, "run \(run): the token went back from \(previousToken) to \(token)")
+                let token = try Self.position(local.config[Self.tokenKey])
+                #expect(
+                    !previousToken.isAfter(token), "run \(run): the token went back from \(previousToken) to \(token)")
                 Self.expectTokenCoversItsData(token, local: local, server: server, run: run)
                 previousToken = token
                 progress.append(
@@ -75,15 +77,25 @@ struct PullCrashTests {
                 #expect(localRows[id].map(userData) == userData(row), "\(id)")
                 #expect(localRows[id]?["version"] == row["version"], "\(id)")
             }
-            let newest = server.values.compactMap(Self.updatedAt).max()
-            #expect(local.config[Self.tokenKey].flatMap(Timestamp.init(parsing:)) == newest)
+            // The token is the keyset position of the newest row (sync-server advertises keysets).
+            let positions = server.map { id, row in Self.updatedAt(row).map { Position(time: $0, id: id) } }
+            let newest = positions.compactMap { $0 }.max { $1.isAfter($0) }
+            #expect(try Self.position(local.config[Self.tokenKey]) == newest)
         }
     }
 
-    /// Every server row older than the token is stored locally as the server has it (or is absent when
-    /// the server deleted it), and the local store holds no row the server never had.
+    /// A stored token: `<time>` or, in keyset mode, `<time>|<id>`.
+    private static func position(_ text: String?) throws -> Position {
+        guard let text else { return Position(time: .epoch, id: nil) }
+        let parts = text.split(separator: "|", maxSplits: 1).map(String.init)
+        return Position(time: try Timestamp(iso8601: parts[0]), id: parts.count == 2 ? parts[1] : nil)
+    }
+
+    /// Every server row at or before the token's position (before its time when it has no id) is stored
+    /// locally as the server has it (or is absent when the server deleted it), and the local store holds no
+    /// row the server never had.
     private static func expectTokenCoversItsData(
-        _ token: Timestamp,
+        _ token: Position,
         local: StoreSnapshot,
         server: [String: JSONObject],
         run: Int
@@ -91,10 +103,10 @@ struct PullCrashTests {
         let localRows = local.rows[table] ?? [:]
         #expect(local.rowCounts[table, default: 0] == localRows.count)
         if let newest = server.values.compactMap(updatedAt).max() {
-            #expect(token <= newest, "run \(run): token \(token) is ahead of every server row")
+            #expect(token.time <= newest, "run \(run): token \(token) is ahead of every server row")
         }
         for (id, row) in server {
-            guard let updatedAt = updatedAt(row), updatedAt < token else { continue }
+            guard let updatedAt = updatedAt(row), !Position(time: updatedAt, id: id).isAfter(token) else { continue }
             let stored = localRows[id]
             if row["deleted"] == .bool(true) {
                 #expect(stored == nil, "run \(run): \(id) was deleted before the token \(token) but is stored")
@@ -130,6 +142,22 @@ struct PullCrashTests {
             return changed
         }
     }
+}
+
+/// A pull's position: a time, and the id of the last row at that time in keyset mode.
+private struct Position: Equatable, CustomStringConvertible {
+    var time: Timestamp
+    var id: String?
+
+    /// Ordered by time, then id as UTF-8 bytes; a position without an id is before every row of its time.
+    func isAfter(_ other: Position) -> Bool {
+        if time != other.time { return time > other.time }
+        guard let id else { return false }
+        guard let otherID = other.id else { return true }
+        return otherID.utf8.lexicographicallyPrecedes(id.utf8)
+    }
+
+    var description: String { time.iso8601 + (id.map { "|" + $0 } ?? "") }
 }
 
 /// Hands out increasing `updatedAt` values to server rows in runs of equal timestamps: mostly short

@@ -1,0 +1,76 @@
+import Foundation
+import SyncTables
+
+/// Paged reads of a large table ordered by `updatedAt`: the p50 latency of its first pages and of its last
+/// pages, once through the server's `$skiptoken` next links (a keyset after the previous page's last row) and
+/// once with `$skip` (SQL `OFFSET`), interleaved round by round so both meet the same machine.
+struct DeepPaging {
+    let harness: ServerHarness
+    let client: SyncClient
+    let table: String
+    let rows: Int
+    let pageSize: Int
+    let pagesPerEnd = 10
+
+    /// The four latency samples: keyset and offset, first and last pages.
+    struct Latencies {
+        var keysetFirst = LatencyRecorder()
+        var keysetLast = LatencyRecorder()
+        var offsetFirst = LatencyRecorder()
+        var offsetLast = LatencyRecorder()
+    }
+
+    func measure(rounds: Int) async throws -> Latencies {
+        let pageCount = rows / pageSize
+        let first = Array(0..<pagesPerEnd)
+        let last = Array((pageCount - pagesPerEnd)..<pageCount)
+        let keysetFirst = try await first.asyncMap(keysetURL(page:))
+        let keysetLast = try await last.asyncMap(keysetURL(page:))
+        let offsetFirst = try first.map(offsetURL(page:))
+        let offsetLast = try last.map(offsetURL(page:))
+        var latencies = Latencies()
+        for _ in 0..<rounds {
+            try await time(keysetFirst, into: &latencies.keysetFirst)
+            try await time(offsetFirst, into: &latencies.offsetFirst)
+            try await time(keysetLast, into: &latencies.keysetLast)
+            try await time(offsetLast, into: &latencies.offsetLast)
+        }
+        return latencies
+    }
+
+    /// Page `page` by `$skip`: the rows after `page × pageSize` others.
+    private func offsetURL(page: Int) throws -> URL {
+        try harness.url("/tables/\(table)?$orderby=updatedAt&$skip=\(page * pageSize)&$top=\(pageSize)")
+    }
+
+    /// Page `page` by keyset: the server's next link from the page before it (read once with `$skip`).
+    private func keysetURL(page: Int) async throws -> URL {
+        let wanted = pageSize * 2  // a $top larger than a page, so the server links to the next one
+        guard page > 0 else { return try harness.url("/tables/\(table)?$orderby=updatedAt&$top=\(wanted)") }
+        let previous = try await client.query(
+            table: table, queryString: "$orderby=updatedAt&$skip=\((page - 1) * pageSize)&$top=\(wanted)")
+        guard let link = previous.nextLink, link.query?.contains("$skiptoken=") == true else {
+            throw BenchError.unexpected("page \(page - 1) of \(table) has no keyset next link")
+        }
+        return link
+    }
+
+    private func time(_ urls: [URL], into latencies: inout LatencyRecorder) async throws {
+        for url in urls {
+            let sent = Stopwatch.now()
+            let response = try await client.send(TransportRequest(method: .get, url: url))
+            latencies.record(nanoseconds: Stopwatch.now() - sent)
+            guard response.status == 200 else {
+                throw BenchError.unexpected("GET \(url) answered \(response.status)")
+            }
+        }
+    }
+}
+
+extension Array {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async throws -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}
