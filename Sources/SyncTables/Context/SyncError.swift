@@ -56,6 +56,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another pusher (this process or another one using the same store file) holds the store's push lease;
     /// nothing was sent. `owner` names it. A lease whose owner stopped expires, and is then taken over.
     case pushInProgress(owner: String)
+    /// A ``PushOptions`` value cannot work (say, zero concurrent requests); nothing was sent.
+    case invalidPushOptions(String)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -115,6 +117,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .pushInProgress(let owner):
             return "Another pusher (\(owner)) is pushing this store; nothing was sent. Try again when it is done "
                 + "(if it stopped, its lease expires after a while)."
+        case .invalidPushOptions(let message):
+            return "The push options are invalid: \(message). Nothing was sent."
         }
     }
 
