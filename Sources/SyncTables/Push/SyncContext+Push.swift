@@ -75,7 +75,12 @@ extension SyncContext {
             sendsOneByOne = await pushInBatches(&run, tables: tables, sender: sender, batch: batch, delivery: delivery)
         }
         if sendsOneByOne, run.isGoingOn {
-            await pushOneByOne(&run, tables: tables, sender: sender, delivery: delivery)
+            if options.maxConcurrentRequests > 1 {
+                await pushConcurrently(
+                    &run, tables: tables, sender: sender, delivery: delivery, width: options.maxConcurrentRequests)
+            } else {
+                await pushOneByOne(&run, tables: tables, sender: sender, delivery: delivery)
+            }
         }
         let (summary, status, reason) = (run.summary, run.status, run.reason)
 
@@ -148,8 +153,10 @@ extension SyncContext {
             run.summary.resolvedConflicts += 1
             run.retried.insert(operation.id)
             run.retry(after: operation.sequence - 1)
-        case .abort(let abortStatus, let abortReason):
+        case .abort(let abortStatus, let abortReason) where run.isGoingOn:
             (run.status, run.reason) = (abortStatus, abortReason)
+        case .abort:
+            break  // an earlier abort (of a concurrent request) is the push's reason
         }
     }
 

@@ -14,19 +14,22 @@ struct PushCrashTests {
     /// work to interrupt however fast the machine is.
     private static let refillBelow = 80
 
-    /// Run one request per operation (1) and in batches of 20 operations.
-    @Test(arguments: [1, 20])
-    func pushKilledTwentyTimesThenFinishedByAFreshContextAppliesEveryOperationExactlyOnce(batchSize: Int)
-        async throws
-    {
-        var random = SeededGenerator.announced("push crash test (batch size \(batchSize))")
-        let options = PushOptions(batchSize: batchSize)
+    /// Run one request per operation, in batches of 20 operations, and with 8 requests at once.
+    @Test(arguments: [(1, 1), (20, 1), (1, 8)])
+    func pushKilledTwentyTimesThenFinishedByAFreshContextAppliesEveryOperationExactlyOnce(
+        batchSize: Int, concurrency: Int
+    ) async throws {
+        var random = SeededGenerator.announced("push crash test (batch size \(batchSize), \(concurrency) at once)")
+        let options = PushOptions(batchSize: batchSize, maxConcurrentRequests: concurrency)
         try await SyncHarness.with(pageSize: 1000) { harness in
             let path = harness.directory.newDatabasePath()
             var model = try await PushCrashModel.seeded(harness, path: path, tables: Self.tables)
             let child = CrashChildProcess(
                 arguments: ["push", harness.url.absoluteString, path] + Self.tables,
-                logDirectory: harness.directory.url, environment: ["SYNCTABLES_PUSH_BATCH_SIZE": "\(batchSize)"])
+                logDirectory: harness.directory.url,
+                environment: [
+                    "SYNCTABLES_PUSH_BATCH_SIZE": "\(batchSize)", "SYNCTABLES_PUSH_CONCURRENCY": "\(concurrency)",
+                ])
             var outcomes: [String] = []
             var requests = try await harness.takeRequests()
             var childTime = Duration.zero
