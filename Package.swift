@@ -100,6 +100,15 @@ let package = Package(
             ] + sqliteEngine
         ),
         .target(name: "SyncTablesStoreConformance", dependencies: ["SyncTables"]),
+        // A TCP proxy simulating a slow link, for tests and sync-bench (not a product).
+        .target(
+            name: "SlowLink",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "SyncTablesServer",
             dependencies: [
@@ -139,6 +148,7 @@ let package = Package(
                 "SyncTablesSQLCipher",
                 "SyncTablesServer",
                 "SyncTablesSQLite",
+                "SlowLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ] + sqliteEngine + subprocess
@@ -170,6 +180,7 @@ let package = Package(
                 "SyncTablesStoreConformance",
                 "SyncTablesServer",
                 "SyncTablesSQLite",
+                "SlowLink",
                 // The transport tests run a small Hummingbird server of their own.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -27,6 +27,9 @@ public struct SyncServerConfiguration: Sendable {
     public var authToken: String?
     /// The largest request body accepted, in bytes; larger bodies are refused with 413.
     public var maxBodySize: Int
+    /// The most operations one `POST /sync/batch` request may carry; `0` turns the batch extension off (the
+    /// capabilities document then offers no batch and the path answers 404).
+    public var maxBatchOperations: Int
     /// The most properties (columns) one table may have, `id` and the system properties included; a write
     /// that would add more is refused with 400.
     public var maxTableProperties: Int
@@ -64,6 +67,7 @@ public struct SyncServerConfiguration: Sendable {
         deleteReturnsNoContent: Bool = false,
         authToken: String? = nil,
         maxBodySize: Int = 1024 * 1024,
+        maxBatchOperations: Int = 100,
         maxTableProperties: Int = 256,
         connectionLimits: ConnectionLimits = ConnectionLimits(),
         advertisesKeysetPull: Bool = true,
@@ -80,6 +84,7 @@ public struct SyncServerConfiguration: Sendable {
         self.deleteReturnsNoContent = deleteReturnsNoContent
         self.authToken = authToken
         self.maxBodySize = maxBodySize
+        self.maxBatchOperations = maxBatchOperations
         self.maxTableProperties = maxTableProperties
         self.connectionLimits = connectionLimits
         self.advertisesKeysetPull = advertisesKeysetPull

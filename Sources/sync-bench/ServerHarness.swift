@@ -11,12 +11,13 @@ struct ServerHarness {
     let pageSize: Int
     let maxTop: Int
 
-    static func start(pageSize: Int, maxTop: Int) async throws -> ServerHarness {
+    static func start(pageSize: Int, maxTop: Int, maxBatchOperations: Int = 100) async throws -> ServerHarness {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("server.sqlite"))
         let server = try await SyncServer(
             configuration: SyncServerConfiguration(
-                storage: .store(store), pageSize: pageSize, maxTop: maxTop, enableTestControls: true))
+                storage: .store(store), pageSize: pageSize, maxTop: maxTop, maxBatchOperations: maxBatchOperations,
+                enableTestControls: true))
         try await server.start()
         guard let url = server.url else { throw BenchError.unexpected("the server did not report its URL") }
         return ServerHarness(

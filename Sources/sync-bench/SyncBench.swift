@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SlowLink
 
 /// `sync-bench`: measures SyncTables against raw baselines in the same run.
 @main
@@ -15,6 +16,32 @@ struct SyncBench: AsyncParsableCommand {
 enum OutputFormat: String, ExpressibleByArgument, Sendable {
     case text
     case json
+}
+
+/// The simulated link of the latency suites (`--rtt 50ms --bandwidth 20mbit`).
+struct LinkOptions: ParsableArguments {
+    @Option(help: "Round-trip time of a simulated link (e.g. 50ms) between client and server; off by default.")
+    var rtt: String?
+    @Option(help: "With --rtt: the link's capacity in each direction (e.g. 20mbit).") var bandwidth: String?
+
+    /// The link, or `nil` without `--rtt`.
+    func configuration() throws -> SlowLinkConfiguration? {
+        guard let rtt else {
+            if bandwidth != nil { throw ValidationError("--bandwidth needs --rtt") }
+            return nil
+        }
+        guard let roundTrip = SlowLinkConfiguration.duration(parsing: rtt) else {
+            throw ValidationError("--rtt takes a duration such as 50ms")
+        }
+        var bitsPerSecond: Int?
+        if let bandwidth {
+            guard let rate = SlowLinkConfiguration.bitsPerSecond(parsing: bandwidth) else {
+                throw ValidationError("--bandwidth takes a rate such as 20mbit")
+            }
+            bitsPerSecond = rate
+        }
+        return SlowLinkConfiguration(roundTrip: roundTrip, bitsPerSecond: bitsPerSecond)
+    }
 }
 
 /// Options every suite has.
@@ -88,9 +115,22 @@ extension SyncBench {
 
         @OptionGroup var common: CommonOptions
         @Option(help: "Queued operations to push.") var operations = 10_000
+        @OptionGroup var link: LinkOptions
+        @Option(help: "With --rtt: operations of the one-request-per-operation baseline (its rate is compared).")
+        var baselineOperations = 200
+        @Option(help: "With --rtt: operations pushed with concurrent requests.") var concurrentOperations = 2_000
+        @Option(help: "With --rtt: operations per batch (also the server's limit).") var batchSize = 100
+        @Option(help: "With --rtt: requests at once for the concurrent push.") var concurrency = 8
 
         func run() async throws {
-            try await SyncSuites(reporter: common.reporter).push(operations: operations)
+            guard let configuration = try link.configuration() else {
+                try await SyncSuites(reporter: common.reporter).push(operations: operations)
+                return
+            }
+            let sizes = LatencySuite.PushSizes(
+                operations: operations, baselineOperations: baselineOperations,
+                concurrentOperations: concurrentOperations, batchSize: batchSize, concurrency: concurrency)
+            try await LatencySuite(reporter: common.reporter, link: configuration).push(sizes)
         }
     }
 
@@ -104,8 +144,14 @@ extension SyncBench {
         @Option(parsing: .upToNextOption, help: "Client page sizes to measure.") var pageSizes: [Int] = [1000, 50]
         @Flag(help: "Run the server inside this process (its memory then counts in the RSS figures).")
         var inProcessServer = false
+        @OptionGroup var link: LinkOptions
 
         func run() async throws {
+            if let configuration = try link.configuration() {
+                let suite = LatencySuite(reporter: common.reporter, link: configuration)
+                for pageSize in pageSizes { try await suite.pull(rows: rows, pageSize: pageSize) }
+                return
+            }
             try await SyncSuites(reporter: common.reporter).pull(
                 rows: rows, pageSizes: pageSizes, serverProcess: !inProcessServer)
         }

@@ -57,6 +57,9 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: "The largest request body in bytes (larger is refused with 413).")
     var maxBodySize = 1024 * 1024
 
+    @Option(help: "The most operations one POST /sync/batch may carry; 0 turns the batch extension off.")
+    var maxBatchOperations = 100
+
     @Option(help: "The most properties one table may have (a write adding more is refused with 400).")
     var maxTableProperties = 256
 
@@ -88,6 +91,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard pageSize > 0 else { throw ValidationError("--page-size must be positive.") }
         guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
         guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
+        guard maxBatchOperations >= 0 else { throw ValidationError("--max-batch-operations must not be negative.") }
         guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         for (name, seconds) in [("idle", idleTimeout), ("header", headerTimeout), ("body", bodyTimeout)] {
@@ -114,6 +118,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             deleteReturnsNoContent: deleteNoContent,
             authToken: authToken,
             maxBodySize: maxBodySize,
+            maxBatchOperations: maxBatchOperations,
             maxTableProperties: maxTableProperties,
             connectionLimits: ConnectionLimits(
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),

@@ -14,7 +14,8 @@ import SyncTables
 ///
 /// It exits 0 when the sync finished and 1, with the error on standard error, when it failed. The
 /// environment variable `SYNCTABLES_PUSH_LEASE_SECONDS` sets its push lease's duration (tests that kill it
-/// and let another pusher take over).
+/// and let another pusher take over); `SYNCTABLES_PUSH_BATCH_SIZE` and `SYNCTABLES_PUSH_CONCURRENCY` its push's
+/// ``PushOptions``.
 @main
 struct CrashChild {
     static func main() async {
@@ -37,7 +38,10 @@ struct CrashChild {
         switch arguments[0] {
         case "push" where !tables.isEmpty:
             for table in tables { _ = try await context.table(JSONObject.self, named: table) }
-            try await context.push()
+            let environment = ProcessInfo.processInfo.environment
+            let batchSize = environment["SYNCTABLES_PUSH_BATCH_SIZE"].flatMap(Int.init) ?? 1
+            let concurrency = environment["SYNCTABLES_PUSH_CONCURRENCY"].flatMap(Int.init) ?? 1
+            try await context.push(options: PushOptions(batchSize: batchSize, maxConcurrentRequests: concurrency))
         case "pull" where tables.count == 3:
             let values = Array(tables)
             guard let pageSize = Int(values[2]) else { throw Usage.invalid(arguments) }

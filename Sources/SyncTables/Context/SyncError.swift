@@ -69,6 +69,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// some operations failed (``PushFailure/errors``). Nothing is lost: failed and unsent operations stay
     /// queued. Also thrown by a pull whose implicit push failed, before any pull request.
     case pushFailed(PushFailure)
+    /// A ``PushOptions`` value cannot work (say, zero concurrent requests); nothing was sent.
+    case invalidPushOptions(String)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -137,6 +139,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(if it stopped, its lease expires after a while)."
         case .pushFailed(let failure):
             return failure.description
+        case .invalidPushOptions(let message):
+            return "The push options are invalid: \(message). Nothing was sent."
         }
     }
 

@@ -32,3 +32,29 @@ struct OperationSender: Sendable {
         }
     }
 }
+
+extension OperationSender {
+    /// The operation as one write of a batch: the same method, path, `If-Match` and body as ``send(_:)``.
+    static func batchedWrite(for operation: PushOperation) -> BatchedWrite {
+        switch operation.kind {
+        case .insert:
+            BatchedWrite(
+                method: .post, table: operation.table, id: nil, ifMatch: nil,
+                body: SyncClient.wireObject(operation.item))
+        case .update:
+            BatchedWrite(
+                method: .patch, table: operation.table, id: operation.itemId, ifMatch: version(of: operation.item),
+                body: SyncClient.wireObject(operation.item))
+        case .delete:
+            BatchedWrite(
+                method: .delete, table: operation.table, id: operation.itemId, ifMatch: version(of: operation.item),
+                body: nil)
+        }
+    }
+
+    /// What ``send(_:)`` returns or throws for this response to the operation's single request.
+    static func outcome(of kind: OperationKind, response: TransportResponse) throws -> JSONObject? {
+        guard response.isSuccess else { throw ResponseReading.statusError(from: response) }
+        return kind == .delete ? nil : try ResponseReading.item(from: response)
+    }
+}

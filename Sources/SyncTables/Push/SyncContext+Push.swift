@@ -21,8 +21,23 @@ extension SyncContext {
     ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the store's push lease.
     @discardableResult
     public func push() async throws -> PushSummary {
+        try await push(options: PushOptions())
+    }
+
+    /// Sends every pending operation of every table to the server, in batches or several requests at once
+    /// as the options allow; see ``PushOptions`` for what each changes on the wire. Everything ``push()``
+    /// promises holds per operation.
+    ///
+    /// - Returns: What was pushed.
+    /// - Throws: ``SyncError/invalidPushOptions(_:)`` for options a push cannot run with, and otherwise
+    ///   what ``push()`` throws.
+    @discardableResult
+    public func push(options: PushOptions) async throws -> PushSummary {
+        try options.validate()
         do {
-            return try await SyncError.mapping { try await withSyncAction { try await pushQueue(tables: nil) } }
+            return try await SyncError.mapping {
+                try await withSyncAction { try await pushQueue(tables: nil, options: options) }
+            }
         } catch .cancelled {
             // Cancelled before it started: nothing was sent, reported like a push cancelled mid-way.
             throw SyncError.pushFailed(
@@ -34,12 +49,14 @@ extension SyncContext {
     ///
     /// Dead operations are never sent. With a `delivery` policy (the engine's) operations waiting out a
     /// backoff are not sent either, and each failure is scheduled or dead-lettered as it is recorded.
-    func pushQueue(tables: Set<String>?, delivery: DeliveryPolicy? = nil) async throws -> PushSummary {
+    func pushQueue(tables: Set<String>?, delivery: DeliveryPolicy? = nil, options: PushOptions = PushOptions())
+        async throws -> PushSummary
+    {
         let client = try requireClient()
         let lease = pushLease
         try await SyncError.mapping { try await store.write { try lease.take(in: $0) } }
         do {
-            let summary = try await pushQueue(tables: tables, client: client, delivery: delivery)
+            let summary = try await pushQueue(tables: tables, client: client, delivery: delivery, options: options)
             try? await store.write { try lease.release(in: $0) }
             return summary
         } catch {
@@ -49,28 +66,51 @@ extension SyncContext {
     }
 
     /// The push, holding the store's push lease.
-    private func pushQueue(tables: Set<String>?, client: SyncClient, delivery: DeliveryPolicy?) async throws
-        -> PushSummary
-    {
+    private func pushQueue(
+        tables: Set<String>?, client: SyncClient, delivery: DeliveryPolicy?, options: PushOptions
+    ) async throws -> PushSummary {
         let sender = OperationSender(client: client)
-        let pushId = ItemID.generate()
+        var run = PushRun(pushId: ItemID.generate())
         eventBroadcaster.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
 
-        var summary = PushSummary()
-        var status = PushStatus.succeeded
-        var reason: String?
-        var lastSequence = 0
-        var retried: Set<String> = []
-        loop: while true {
+        var sendsOneByOne = true
+        if let batch = await batchCapability(client: client, options: options) {
+            sendsOneByOne = await pushInBatches(&run, tables: tables, sender: sender, batch: batch, delivery: delivery)
+        }
+        if sendsOneByOne, run.isGoingOn {
+            if options.maxConcurrentRequests > 1 {
+                await pushConcurrently(
+                    &run, tables: tables, sender: sender, delivery: delivery, width: options.maxConcurrentRequests)
+            } else {
+                await pushOneByOne(&run, tables: tables, sender: sender, delivery: delivery)
+            }
+        }
+        let (summary, reason) = (run.summary, run.reason)
+
+        let errors = (try? await errorRecords(pushId: run.pushId)) ?? []
+        let status = run.status == .succeeded && !errors.isEmpty ? PushStatus.completedWithErrors : run.status
+        await pushHandler?.pushCompleted(status: status, errors: errors)
+        eventBroadcaster.publish(.pushFinished(status: status, pushed: summary.pushedOperations, failed: errors.count))
+        guard status == .succeeded else {
+            throw SyncError.pushFailed(PushFailure(status: status, errors: errors, reason: reason, summary: summary))
+        }
+        return summary
+    }
+
+    /// Sends the operations one request each, in queue order.
+    private func pushOneByOne(
+        _ run: inout PushRun, tables: Set<String>?, sender: OperationSender, delivery: DeliveryPolicy?
+    ) async {
+        while true {
             if Task.isCancelled {
-                status = .cancelled
-                break
+                run.status = .cancelled
+                return
             }
             let claim: OperationQueue.Claim?
             do {
                 let inFlightItems = self.inFlightItems
                 claim = try await queue.claimNext(
-                    after: lastSequence, tables: tables, lease: pushLease,
+                    after: run.lastSequence, tables: tables, lease: pushLease,
                     skips: { operation, transaction in
                         guard let delivery else { return operation.state == .dead }
                         return try delivery.skips(operation, in: transaction)
@@ -80,56 +120,55 @@ extension SyncContext {
                     })
             } catch {
                 endFlight()  // the claim rolled back, whatever it had marked
-                (status, reason) = (.abortedStore, String(describing: error))
-                break
+                (run.status, run.reason) = (.abortedStore, String(describing: error))
+                return
             }
-            guard let claim else { break }
+            guard let claim else { return }
             let operation = claim.operation
-            lastSequence = operation.sequence
+            run.lastSequence = operation.sequence
 
             let step = await push(
-                claim, pushId: pushId, sender: sender, mayRetry: !retried.contains(operation.id), delivery: delivery)
+                claim, pushId: run.pushId, send: { try await sender.send($0) },
+                mayRetry: !run.retried.contains(operation.id), delivery: delivery)
             endFlight(table: operation.table, itemId: operation.itemId)
-
-            switch step {
-            case .pushed:
-                summary.pushedOperations += 1
-                delivery?.logger?.debug(
-                    "operation pushed",
-                    metadata: [
-                        "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
-                    ])
-                eventBroadcaster.publish(
-                    .operationPushed(table: operation.table, id: operation.itemId, kind: operation.kind))
-            case .failed:
-                break
-            case .resolved:
-                summary.resolvedConflicts += 1
-            case .retry:
-                summary.resolvedConflicts += 1
-                retried.insert(operation.id)
-                lastSequence = operation.sequence - 1
-            case .abort(let abortStatus, let abortReason):
-                (status, reason) = (abortStatus, abortReason)
-                break loop
-            }
+            record(step, of: operation, in: &run, delivery: delivery)
+            run.rewindForRetry()
+            guard run.isGoingOn else { return }
         }
-
-        let errors = (try? await errorRecords(pushId: pushId)) ?? []
-        if status == .succeeded, !errors.isEmpty { status = .completedWithErrors }
-        await pushHandler?.pushCompleted(status: status, errors: errors)
-        eventBroadcaster.publish(.pushFinished(status: status, pushed: summary.pushedOperations, failed: errors.count))
-        guard status == .succeeded else {
-            throw SyncError.pushFailed(PushFailure(status: status, errors: errors, reason: reason, summary: summary))
-        }
-        return summary
     }
 
-    /// Pushes one operation and commits its outcome.
-    private func push(
+    /// Counts one operation's step in the run and publishes its event.
+    func record(_ step: PushStep, of operation: PendingOperation, in run: inout PushRun, delivery: DeliveryPolicy?) {
+        switch step {
+        case .pushed:
+            run.summary.pushedOperations += 1
+            delivery?.logger?.debug(
+                "operation pushed",
+                metadata: [
+                    "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
+                ])
+            eventBroadcaster.publish(
+                .operationPushed(table: operation.table, id: operation.itemId, kind: operation.kind))
+        case .failed:
+            break
+        case .resolved:
+            run.summary.resolvedConflicts += 1
+        case .retry:
+            run.summary.resolvedConflicts += 1
+            run.retried.insert(operation.id)
+            run.retry(after: operation.sequence - 1)
+        case .abort(let abortStatus, let abortReason) where run.isGoingOn:
+            (run.status, run.reason) = (abortStatus, abortReason)
+        case .abort:
+            break  // an earlier abort (of a concurrent request) is the push's reason
+        }
+    }
+
+    /// Pushes one operation through `send` (unless a ``PushHandler`` answers for it) and commits its outcome.
+    func push(
         _ claim: OperationQueue.Claim,
         pushId: String,
-        sender: OperationSender,
+        send: @escaping PushOperation.Sender,
         mayRetry: Bool,
         delivery: DeliveryPolicy?
     ) async -> PushStep {
@@ -148,9 +187,9 @@ extension SyncContext {
         do {
             let serverItem: JSONObject?
             if let pushHandler {
-                serverItem = try await pushHandler.execute(request) { try await sender.send($0) }
+                serverItem = try await pushHandler.execute(request, send: send)
             } else {
-                serverItem = try await sender.send(request)
+                serverItem = try await send(request)
             }
             return await completeSuccess(operation, serverItem: serverItem)
         } catch let error as HTTPStatusError {
@@ -268,10 +307,8 @@ extension SyncContext {
         delivery: DeliveryPolicy?,
         permanent: Bool = false
     ) async -> PushStep {
-        // The error's id is its operation's: it stays the same while the operation keeps failing, so an id
-        // a script read from the error list still resolves after the next push.
         let record = OperationErrorRecord(
-            id: operation.id, operationId: operation.id, operationVersion: operation.version,
+            id: ItemID.generate(), operationId: operation.id, operationVersion: operation.version,
             kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
             clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
             message: message, pushId: pushId, createdAt: Timestamp(date: .now))

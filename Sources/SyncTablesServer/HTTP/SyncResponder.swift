@@ -13,12 +13,7 @@ struct SyncResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        let outcome: Outcome
-        do {
-            outcome = try await handle(request, context: context)
-        } catch {
-            outcome = .respond(Self.response(for: error, logger: context.logger))
-        }
+        let outcome = await handleOrRespond(request, context: context)
         let response: Response
         switch outcome {
         case .respond(let answer):
@@ -37,7 +32,17 @@ struct SyncResponder: HTTPResponder {
         return response
     }
 
-    private enum Outcome {
+    /// The outcome of a request, failures answered with their error response.
+    func handleOrRespond(_ request: Request, context: Context) async -> Outcome {
+        do {
+            return try await handle(request, context: context)
+        } catch {
+            return .respond(Self.response(for: error, logger: context.logger))
+        }
+    }
+
+    /// What happens to a request: a response, or the connection closed without one.
+    enum Outcome {
         case respond(Response)
         case drop
 
@@ -83,6 +88,12 @@ struct SyncResponder: HTTPResponder {
             case nil:
                 break
             }
+        }
+
+        if let outcome = try await extensionOutcome(
+            request, path: path, query: query, body: try bodyResult.get(), context: context)
+        {
+            return lostResponse ? .drop : outcome
         }
 
         // Next-page links use the Host header; a request without one gets the address it reached.

@@ -36,11 +36,13 @@ final class SyncHarness: Sendable {
         pageSize: Int = 50,
         authToken: String? = nil,
         advertisesKeysetPull: Bool = true,
+        maxBatchOperations: Int = 100,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
         let configuration = SyncServerConfiguration(
             storage: .inMemory, pageSize: pageSize, softDelete: softDelete, authToken: authToken,
-            advertisesKeysetPull: advertisesKeysetPull, enableTestControls: true)
+            maxBatchOperations: maxBatchOperations, advertisesKeysetPull: advertisesKeysetPull,
+            enableTestControls: true)
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())
@@ -52,11 +54,12 @@ final class SyncHarness: Sendable {
         path: String? = nil,
         conflictPolicy: ConflictPolicy = .manual,
         transport: (any HTTPTransport)? = nil,
-        headers: [String: String] = [:]
+        headers: [String: String] = [:],
+        url: URL? = nil
     ) async throws -> Device {
         let path = path ?? directory.newDatabasePath()
         let store = try SQLiteStore(path: path)
-        let client = SyncClient(url: url, transport: transport, headers: headers)
+        let client = SyncClient(url: url ?? self.url, transport: transport, headers: headers)
         let context = try await SyncContext(store: store, client: client, conflictPolicy: conflictPolicy)
         return Device(path: path, context: context, todos: try await context.table(TodoItem.self))
     }

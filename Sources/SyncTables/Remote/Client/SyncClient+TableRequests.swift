@@ -140,11 +140,16 @@ extension SyncClient {
 
     /// The item as sent: without the server-owned system properties.
     static func wireBody(_ item: JSONObject) -> [UInt8] {
+        wireObject(item).jsonBytes
+    }
+
+    /// The item without the server-owned system properties.
+    static func wireObject(_ item: JSONObject) -> JSONObject {
         var body = item
         for name in item.properties.keys where systemPropertyNames.contains(name.lowercased()) {
             body[name] = nil
         }
-        return body.jsonBytes
+        return body
     }
 
     /// Table names follow the store's rule: a letter or `_`, then letters, digits or `_`, at most 128.

@@ -56,6 +56,8 @@ public final class SyncClient: Sendable {
     public let configuration: Configuration
     /// The transport that carries the requests.
     public let transport: any HTTPTransport
+    /// The server's extensions, once discovered (``capabilities()``).
+    let discoveredExtensions = LockedState<ServerExtensions?>(nil)
 
     /// Creates a client from a configuration; `transport` defaults to ``defaultTransport()``.
     public init(configuration: Configuration, transport: (any HTTPTransport)? = nil) {

@@ -49,6 +49,8 @@ struct CrashChildProcess {
 
     let arguments: [String]
     let logDirectory: URL
+    /// Variables set for the child on top of this process's environment.
+    var environment: [String: String] = [:]
 
     /// Runs the child and kills it at `point`; throws when it fails on its own (it never should).
     ///
@@ -96,7 +98,12 @@ struct CrashChildProcess {
             FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
         let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
         let result = try await Subprocess.run(
-            .path(FilePath(binary.path)), arguments: Arguments(arguments), input: .none,
+            .path(FilePath(binary.path)), arguments: Arguments(arguments),
+            environment: .inherit.updating(
+                Dictionary(
+                    uniqueKeysWithValues: environment.compactMap { name, value in
+                        Environment.Key(rawValue: name).map { ($0, value as String?) }
+                    })), input: .none,
             output: .fileDescriptor(output, closeAfterSpawningProcess: true),
             error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
         ) { execution in

@@ -14,14 +14,22 @@ struct PushCrashTests {
     /// work to interrupt however fast the machine is.
     private static let refillBelow = 80
 
-    @Test func pushKilledTwentyTimesThenFinishedByAFreshContextAppliesEveryOperationExactlyOnce() async throws {
-        var random = SeededGenerator.announced("push crash test")
+    /// Run one request per operation, in batches of 20 operations, and with 8 requests at once.
+    @Test(arguments: [(1, 1), (20, 1), (1, 8)])
+    func pushKilledTwentyTimesThenFinishedByAFreshContextAppliesEveryOperationExactlyOnce(
+        batchSize: Int, concurrency: Int
+    ) async throws {
+        var random = SeededGenerator.announced("push crash test (batch size \(batchSize), \(concurrency) at once)")
+        let options = PushOptions(batchSize: batchSize, maxConcurrentRequests: concurrency)
         try await SyncHarness.with(pageSize: 1000) { harness in
             let path = harness.directory.newDatabasePath()
             var model = try await PushCrashModel.seeded(harness, path: path, tables: Self.tables)
             let child = CrashChildProcess(
                 arguments: ["push", harness.url.absoluteString, path] + Self.tables,
-                logDirectory: harness.directory.url)
+                logDirectory: harness.directory.url,
+                environment: [
+                    "SYNCTABLES_PUSH_BATCH_SIZE": "\(batchSize)", "SYNCTABLES_PUSH_CONCURRENCY": "\(concurrency)",
+                ])
             var outcomes: [String] = []
             var requests = try await harness.takeRequests()
             var childTime = Duration.zero
@@ -46,7 +54,7 @@ struct PushCrashTests {
             // A fresh context finishes the work: no error, nothing left, everything exactly once.
             let context = try await SyncContext(
                 store: try SQLiteStore(path: path), client: SyncClient(url: harness.url))
-            try await context.push()
+            try await context.push(options: options)
             #expect(try await context.pendingOperationCount() == 0)
             #expect(try await context.pushErrors().isEmpty)
             try await context.close()
@@ -207,12 +215,13 @@ struct PushCrashModel {
         }
     }
 
-    /// At the end: every write request for an item carried the version the server had before the push,
+    /// At the end: every write request for an item (alone or inside a batch) carried the version the server had before the push,
     /// so at most one of them can have applied, and inserted rows were never written again. Returns
     /// how many operations were sent more than once.
     func expectEachOperationTookEffectOnce(requests: [RecordedRequest], server: [String: JSONObject]) -> Int {
         var sent: [String: [RecordedRequest]] = [:]
-        for request in requests where request.method != "GET" {
+        // A batch (`/sync/batch`) is logged and then each of its operations as the request it stands for.
+        for request in requests where request.method != "GET" && request.path.hasPrefix("/tables/") {
             let key: String
             if request.method == "POST", let id = request.bodyID {
                 key = "\(request.path)|\(id)"

@@ -1,0 +1,142 @@
+// Batched push: the operations go to the server's batch extension in queue order, many per request, and
+// each outcome is handled exactly as the answer to its own request would be (same code path, same commits).
+
+extension SyncContext {
+    /// The server's batch extension, when the options ask for batches and nothing rules them out.
+    func batchCapability(client: SyncClient, options: PushOptions) async -> BatchCapability? {
+        // A handler sends each operation itself; a server that cannot be asked gets single requests, which
+        // then report its failure as they always do.
+        guard options.batchSize > 1, pushHandler == nil else { return nil }
+        guard let batch = try? await client.capabilities().batch else { return nil }
+        return BatchCapability(
+            path: batch.path, maxOperations: min(options.batchSize, batch.maxOperations), maxBytes: batch.maxBytes)
+    }
+
+    /// Sends the queue in batches; returns `true` when the server stopped taking batches (404 or 405) and
+    /// the rest of the queue goes one request per operation.
+    func pushInBatches(
+        _ run: inout PushRun, tables: Set<String>?, sender: OperationSender, batch: BatchCapability,
+        delivery: DeliveryPolicy?
+    ) async -> Bool {
+        // Operations this push already handled and left queued (failed, resolved): a retry moves the claims
+        // back before them, and they must not go out twice.
+        var handled: Set<String> = []
+        // A quarter of the server's body limit stays free for the batch's own framing.
+        let byteLimit = batch.maxBytes - batch.maxBytes / 4
+        while true {
+            if Task.isCancelled {
+                run.status = .cancelled
+                return false
+            }
+            let claims: [OperationQueue.Claim]
+            do {
+                let inFlightItems = self.inFlightItems
+                let skipped = handled
+                claims = try await queue.claimBatch(
+                    after: run.lastSequence, tables: tables, lease: pushLease, limit: batch.maxOperations,
+                    byteLimit: byteLimit,
+                    skips: { operation, transaction in
+                        if skipped.contains(operation.id) { return true }
+                        guard let delivery else { return operation.state == .dead }
+                        return try delivery.skips(operation, in: transaction)
+                    },
+                    size: { operation, item in
+                        OperationSender.batchedWrite(for: Self.pushOperation(operation, item: item)).estimatedSize
+                    },
+                    markInFlight: { operation in
+                        inFlightItems.insert(table: operation.table, itemId: operation.itemId)
+                    })
+            } catch {
+                endFlight()  // the claim rolled back, whatever it had marked
+                (run.status, run.reason) = (.abortedStore, String(describing: error))
+                return false
+            }
+            guard let last = claims.last else { return false }
+            run.lastSequence = last.operation.sequence
+
+            let delivered = await deliver(claims, sender: sender, batch: batch)
+            for (index, claim) in claims.enumerated() {
+                let operation = claim.operation
+                handled.insert(operation.id)
+                let step = await push(
+                    claim, pushId: run.pushId, send: delivered.sender(for: index, kind: operation.kind, via: sender),
+                    mayRetry: !run.retried.contains(operation.id), delivery: delivery)
+                endFlight(table: operation.table, itemId: operation.itemId)
+                if case .retry = step { handled.remove(operation.id) }
+                record(step, of: operation, in: &run, delivery: delivery)
+                guard run.isGoingOn else {
+                    endFlight()  // the rest of the batch stays queued, attempted, as after a kill
+                    return false
+                }
+            }
+            run.rewindForRetry()
+            if case .refused = delivered { return true }
+        }
+    }
+
+    /// Sends the claimed operations that have an item as one batch.
+    private func deliver(_ claims: [OperationQueue.Claim], sender: OperationSender, batch: BatchCapability) async
+        -> BatchDelivery
+    {
+        let writes = claims.compactMap { claim in
+            claim.item.map { OperationSender.batchedWrite(for: Self.pushOperation(claim.operation, item: $0)) }
+        }
+        guard !writes.isEmpty else { return .answered([:]) }
+        do {
+            let responses = try await sender.client.sendBatch(writes, to: batch, features: [.offline])
+            var answers: [Int: TransportResponse] = [:]
+            var next = responses.makeIterator()
+            for (index, claim) in claims.enumerated() where claim.item != nil { answers[index] = next.next() }
+            return .answered(answers)
+        } catch let error as HTTPStatusError where error.status == 404 || error.status == 405 {
+            sender.client.stopBatching()
+            return .refused
+        } catch let error as HTTPStatusError where error.status != 401 {
+            // Refused as a whole (too large, a server error): each operation goes again on its own, which
+            // is safe even if the server applied some of them (a replay is recognised).
+            return .oneByOne
+        } catch is RemoteError {
+            return .oneByOne
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// One operation as a ``PushHandler`` and the sender see it.
+    static func pushOperation(_ operation: PendingOperation, item: JSONObject) -> PushOperation {
+        PushOperation(
+            operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
+            item: item)
+    }
+}
+
+/// What became of a batch request.
+enum BatchDelivery: Sendable {
+    /// One response per claim with an item, by claim index.
+    case answered([Int: TransportResponse])
+    /// The server does not take batches (404, 405): these operations and the rest go one by one.
+    case refused
+    /// The batch was refused as a whole; its operations go one by one.
+    case oneByOne
+    /// No answer arrived (network, cancellation, 401): each operation fails with this error, as its own
+    /// request would have.
+    case failed(any Error)
+
+    /// How the push sends the operation at `index` of the batch.
+    func sender(for index: Int, kind: OperationKind, via sender: OperationSender) -> PushOperation.Sender {
+        switch self {
+        case .answered(let answers):
+            let response = answers[index]
+            return { _ in
+                guard let response else {
+                    throw RemoteError.malformedResponse(status: 200, body: [], reason: "no result")
+                }
+                return try OperationSender.outcome(of: kind, response: response)
+            }
+        case .refused, .oneByOne:
+            return { try await sender.send($0) }
+        case .failed(let error):
+            return { _ in throw error }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+// Concurrent push: up to `width` single requests on the wire at once. Each operation is claimed, sent and
+// committed exactly as in a sequential push; only the waiting overlaps. An item has one queued operation
+// at a time and local writes to an item in flight wait, so one item's operations never overlap.
+
+extension SyncContext {
+    /// Sends the queue with up to `width` requests at once, claiming in queue order.
+    func pushConcurrently(
+        _ run: inout PushRun, tables: Set<String>?, sender: OperationSender, delivery: DeliveryPolicy?, width: Int
+    ) async {
+        // Operations claimed by this push and not to be sent again: a retry moves the claims back past them.
+        var taken: Set<String> = []
+        var exhausted = false
+        var claimFailed = false
+        let pushId = run.pushId
+        await withTaskGroup(of: (PendingOperation, PushStep).self) { group in
+            var running = 0
+            while true {
+                while running < width, !exhausted, run.isGoingOn {
+                    if Task.isCancelled {
+                        run.status = .cancelled
+                        break
+                    }
+                    let claim: OperationQueue.Claim?
+                    do {
+                        let inFlightItems = self.inFlightItems
+                        let skipped = taken
+                        claim = try await queue.claimNext(
+                            after: run.lastSequence, tables: tables, lease: pushLease,
+                            skips: { operation, transaction in
+                                if skipped.contains(operation.id) { return true }
+                                guard let delivery else { return operation.state == .dead }
+                                return try delivery.skips(operation, in: transaction)
+                            },
+                            markInFlight: { operation in
+                                inFlightItems.insert(table: operation.table, itemId: operation.itemId)
+                            })
+                    } catch {
+                        claimFailed = true
+                        (run.status, run.reason) = (.abortedStore, String(describing: error))
+                        break
+                    }
+                    guard let claim else {
+                        exhausted = true
+                        break
+                    }
+                    let operation = claim.operation
+                    taken.insert(operation.id)
+                    run.lastSequence = operation.sequence
+                    running += 1
+                    let mayRetry = !run.retried.contains(operation.id)
+                    group.addTask {
+                        let step = await self.push(
+                            claim, pushId: pushId, send: { try await sender.send($0) }, mayRetry: mayRetry,
+                            delivery: delivery)
+                        return (operation, step)
+                    }
+                }
+                // The requests still on the wire finish (and commit) even after an abort.
+                guard let (operation, step) = await group.next() else { break }
+                running -= 1
+                endFlight(table: operation.table, itemId: operation.itemId)
+                if case .retry = step { taken.remove(operation.id) }
+                record(step, of: operation, in: &run, delivery: delivery)
+                let before = run.lastSequence
+                run.rewindForRetry()
+                if run.lastSequence != before { exhausted = false }
+            }
+        }
+        if claimFailed { endFlight() }  // the failed claim rolled back, whatever it had marked
+    }
+}
