@@ -24,6 +24,14 @@ struct QueryOptions: Sendable {
         ordering.contains { $0.property == "id" } ? ordering : ordering + [SortDescriptor("id")]
     }
 
+    /// The ordering handed to the store: the requested keys without a trailing ascending `id`, which the store
+    /// adds itself as its tie-breaker. Asked for twice, SQLite sorted each run of equal keys again
+    /// (`$orderby=updatedAt,id`, the keyset pull's order, read through a temporary B-tree).
+    var storeOrdering: [SortDescriptor] {
+        guard let last = ordering.last, last.property == "id", last.ascending else { return ordering }
+        return Array(ordering.dropLast())
+    }
+
     /// Validates the query string against the server's limits.
     init(_ query: QueryString, maxTop: Int) throws(ServerError) {
         top = maxTop

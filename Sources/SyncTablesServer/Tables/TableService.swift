@@ -161,7 +161,7 @@ struct TableService: Sendable {
         var items: [[UInt8]] = []
         for slice in slices where items.count < take {
             let query = StoreQuery(
-                table: table, filter: slice, ordering: options.ordering, limit: take - items.count,
+                table: table, filter: slice, ordering: options.storeOrdering, limit: take - items.count,
                 offset: options.skip)
             if let select = options.select {
                 items += try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
