@@ -8,7 +8,7 @@ import SyncTables
 import UnixSignals
 
 /// The reference backend: the Azure Mobile Apps table protocol v2 over HTTP, on Hummingbird, storing in a
-/// `LocalStore`.
+/// `LocalStore` (SQLite) or in a PostgreSQL database several instances share.
 ///
 /// Embed it in tests (ephemeral port, in-memory store) or run it with the `sync-server` command.
 ///
@@ -25,8 +25,7 @@ public final class SyncServer: Sendable {
     /// The fault-injection, request-log and seeding controls, or `nil` unless test controls are enabled.
     public let testControls: TestControls?
 
-    private let store: any LocalStore
-    private let ownsStore: Bool
+    private let storage: any TableStorage
     private let tables: TableService
     private let state = LockedState()
 
@@ -35,19 +34,17 @@ public final class SyncServer: Sendable {
         self.configuration = configuration
         switch configuration.storage {
         case .file(let path):
-            store = try await Self.openFileStore(path: path)
-            ownsStore = true
+            storage = SQLiteTableStorage(store: try await Self.openFileStore(path: path), ownsStore: true)
         case .inMemory:
-            store = try await Self.openMemoryStore()
-            ownsStore = true
+            storage = SQLiteTableStorage(store: try await Self.openMemoryStore(), ownsStore: true)
         case .store(let provided):
-            store = provided
-            ownsStore = false
+            storage = SQLiteTableStorage(store: provided, ownsStore: false)
+        case .postgres(let database):
+            storage = try await PostgresTableStorage.open(database, logger: configuration.logger)
         }
         tables = TableService(
-            store: store,
+            storage: storage,
             softDelete: configuration.softDelete,
-            stamps: WriteStampIssuer(),
             definedTables: DefinedTables(),
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
@@ -82,7 +79,7 @@ public final class SyncServer: Sendable {
             await group.triggerGracefulShutdown()
             _ = await task.result
         }
-        if ownsStore { try await store.close() }
+        try await storage.close()
     }
 
     /// Runs in the foreground until SIGINT or SIGTERM, then shuts down gracefully.
@@ -90,7 +87,7 @@ public final class SyncServer: Sendable {
         try await launch(signals: [.sigint, .sigterm])
         let task = state.withLock { $0.task }
         try await task?.value
-        if ownsStore { try await store.close() }
+        try await storage.close()
     }
 
     private func launch(signals: [UnixSignal]) async throws {

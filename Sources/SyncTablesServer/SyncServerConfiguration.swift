@@ -54,6 +54,8 @@ public struct SyncServerConfiguration: Sendable {
         case inMemory
         /// A store the caller opened (and closes after the server stops).
         case store(any LocalStore)
+        /// A PostgreSQL database, which several server instances can share.
+        case postgres(PostgresStorage)
     }
 
     /// Creates a configuration with the defaults of `sync-server`.

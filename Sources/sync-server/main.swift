@@ -33,6 +33,20 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Flag(help: "Keep everything in memory instead of --db (data is lost on exit).")
     var inMemory = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Store in PostgreSQL instead of --db: postgres://user[:password]@host[:port]/database[?sslmode=require].",
+            discussion: "Defaults to the SYNC_SERVER_DATABASE_URL environment variable. Several servers may share it."
+        )
+    )
+    var database: String?
+
+    @Option(help: "The PostgreSQL schema the tables live in (created when absent).")
+    var databaseSchema = "public"
+
+    @Option(help: "The most PostgreSQL connections this server opens.")
+    var poolSize = 20
+
     @Option(help: "The most rows one query response carries.")
     var pageSize = 50
 
@@ -94,6 +108,15 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard maxBatchOperations >= 0 else { throw ValidationError("--max-batch-operations must not be negative.") }
         guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
+        guard poolSize > 0 else { throw ValidationError("--pool-size must be positive.") }
+        if let url = databaseURL {
+            guard !inMemory else { throw ValidationError("--in-memory and --database cannot be combined.") }
+            do {
+                _ = try PostgresStorage(url: url)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         for (name, seconds) in [("idle", idleTimeout), ("header", headerTimeout), ("body", bodyTimeout)] {
             guard seconds > 0, seconds.isFinite else { throw ValidationError("--\(name)-timeout must be positive.") }
         }
@@ -111,7 +134,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         let configuration = SyncServerConfiguration(
             host: host,
             port: port,
-            storage: inMemory ? .inMemory : .file(path: db),
+            storage: try storage(),
             pageSize: pageSize,
             maxTop: maxTop,
             softDelete: softDeletePolicy,
@@ -142,6 +165,19 @@ struct SyncServerCommand: AsyncParsableCommand {
         } catch  where PortCheck.isAddressInUse(error) {
             throw portInUse()
         }
+    }
+
+    /// `--database`, else `SYNC_SERVER_DATABASE_URL` when set and not empty.
+    private var databaseURL: String? {
+        database ?? ProcessInfo.processInfo.environment["SYNC_SERVER_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private func storage() throws -> SyncServerConfiguration.Storage {
+        guard let url = databaseURL else { return inMemory ? .inMemory : .file(path: db) }
+        var database = try PostgresStorage(url: url)
+        database.schema = databaseSchema
+        database.poolSize = poolSize
+        return .postgres(database)
     }
 
     /// Reports a busy port in one line and exits 1.

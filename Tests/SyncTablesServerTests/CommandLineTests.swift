@@ -44,6 +44,47 @@ struct CommandLineTests {
         #expect(result.terminationStatus == .exited(0))
     }
 
+    @Test(
+        "sync-server --database serves from PostgreSQL; a malformed URL is refused before starting",
+        .enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
+    func servesFromPostgres() async throws {
+        let binary = executable
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
+        let malformed = try await Subprocess.run(
+            .path(FilePath(binary.path)), arguments: ["--database", "postgres://nouser/db"], output: .discarded,
+            error: .string(limit: 4096))
+        #expect(!malformed.terminationStatus.isSuccess)
+        #expect(malformed.standardError.contains("names no user"), "\(malformed.standardError)")
+
+        let database = try TestBackend.freshPostgresDatabase()
+        let url = try #require(TestBackend.postgresURL)
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileDescriptor.open(
+            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
+        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+        let result = try await Subprocess.run(
+            .path(FilePath(binary.path)),
+            arguments: ["--port", "0", "--database", url, "--database-schema", database.schema, "--pool-size", "2"],
+            input: .none,
+            output: .fileDescriptor(output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+        ) { execution in
+            do {
+                let port = try await Self.waitForPort(in: log)
+                let harness = try await ServerHarnessClient(port: port)
+                #expect(try await harness.post("/tables/todo", #"{"id":"a"}"#) == 201)
+                #expect(try await harness.post("/tables/todo", #"{"id":"a"}"#) == 409)
+                try execution.send(signal: .interrupt)
+            } catch {
+                try? execution.send(signal: .kill)
+                throw error
+            }
+        }
+        try await TestBackend.dropSchema(of: database)
+        #expect(result.terminationStatus == .exited(0))
+    }
+
     @Test("Invalid options are refused before the server starts")
     func invalidOptionsAreRefused() async throws {
         let binary = executable
@@ -51,7 +92,7 @@ struct CommandLineTests {
         let invalid = [
             ["--page-size", "0"], ["--port", "70000"], ["--log-level", "loud"], ["--max-connections", "0"],
             ["--header-timeout", "0"], ["--body-timeout", "-1"], ["--idle-timeout", "nan"],
-            ["--max-table-properties", "0"],
+            ["--max-table-properties", "0"], ["--pool-size", "0"], ["--database", "postgres://u@h/db"],
         ]
         for arguments in invalid {
             let result = try await Subprocess.run(

@@ -1,22 +1,45 @@
 import Foundation
 import SyncTables
 
-/// The table operations of the protocol on top of a `LocalStore`: one store transaction per request, so
-/// every read-check-write is atomic and concurrent clients lose nothing.
+/// The table operations of the protocol on top of a ``TableStorage``: one atomic read-decide-write per
+/// request, so concurrent clients (and several server instances on one database) lose nothing.
 struct TableService: Sendable {
-    let store: any LocalStore
+    let storage: any TableStorage
     let softDelete: SoftDeletePolicy
-    let stamps: WriteStampIssuer
     let definedTables: DefinedTables
     /// The property names of each table, to cap how many a table may have.
     var properties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
 
+    init(
+        storage: any TableStorage,
+        softDelete: SoftDeletePolicy,
+        definedTables: DefinedTables,
+        properties: TableProperties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
+    ) {
+        self.storage = storage
+        self.softDelete = softDelete
+        self.definedTables = definedTables
+        self.properties = properties
+    }
+
+    /// Tables in a `LocalStore` the caller keeps open, stamped by `stamps`.
+    init(
+        store: any LocalStore,
+        softDelete: SoftDeletePolicy,
+        stamps: WriteStampIssuer,
+        definedTables: DefinedTables,
+        properties: TableProperties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
+    ) {
+        self.init(
+            storage: SQLiteTableStorage(store: store, ownsStore: false, stamps: stamps),
+            softDelete: softDelete, definedTables: definedTables, properties: properties)
+    }
+
     /// Creates the table on first use, with an index for incremental pulls.
     func ensureTable(_ table: String) async throws {
         guard await !definedTables.contains(table) else { return }
-        try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
+        let existing = try await storage.prepareTable(table)
         if await !properties.isKnown(table) {
-            let existing = try await (store as? SQLiteStore)?.propertyNames(table: table) ?? []
             await properties.learn(table, names: existing)
         }
         await definedTables.insert(table)
@@ -26,7 +49,7 @@ struct TableService: Sendable {
     func lookup(table: String, id: String, includeDeleted: Bool) async throws -> JSONObject {
         try await ensureTable(table)
         let hidesDeleted = softDelete.appliesTo(table) && !includeDeleted
-        guard let item = try await store.lookup(table: table, id: id), !(hidesDeleted && Self.isDeleted(item)) else {
+        guard let item = try await storage.lookup(table: table, id: id), !(hidesDeleted && Self.isDeleted(item)) else {
             throw ServerError(.notFound, "The item does not exist")
         }
         return item
@@ -42,18 +65,16 @@ struct TableService: Sendable {
         submitted["version"] = nil
         try await ensureTable(table)
         try await properties.admit(submitted, into: table)
-        return try await store.write { [stamps, submitted] tx in
+        return try await storage.change(table: table, id: id) { [submitted] existing, stamp in
             var item = submitted
-            if let existing = try tx.lookup(table: table, id: id) {
+            if let existing {
                 throw ServerError(.conflict, "An item with id '\(id)' already exists.", serverItem: existing)
             }
-            let stamp = stamps.next()
             item["version"] = .string(stamp.version)
             item["createdAt"] = .string(stamp.timestamp)
             item["updatedAt"] = .string(stamp.timestamp)
             item["deleted"] = .bool(false)
-            try tx.upsert(table: table, items: [item])
-            return item
+            return (.upsert(item), item)
         }
     }
 
@@ -79,8 +100,8 @@ struct TableService: Sendable {
         changes["version"] = nil
         try await ensureTable(table)
         try await properties.admit(changes, into: table)
-        return try await store.write { [stamps, softDelete, changes] tx in
-            guard var item = try tx.lookup(table: table, id: id),
+        return try await storage.change(table: table, id: id) { [softDelete, changes] existing, stamp in
+            guard var item = existing,
                 !(softDelete.appliesTo(table) && Self.isDeleted(item))
             else {
                 throw ServerError(.notFound, "The item does not exist")
@@ -91,29 +112,24 @@ struct TableService: Sendable {
                 throw ServerError(.conflict, "The item has been changed on the server.", serverItem: item)
             }
             for (name, value) in changes.properties { item[name] = value }
-            Self.stamp(&item, with: stamps.next())
-            try tx.upsert(table: table, items: [item])
-            return item
+            Self.stamp(&item, with: stamp)
+            return (.upsert(item), item)
         }
     }
 
     /// `DELETE /tables/{table}/{id}`: marks the row deleted (soft delete) or removes it; returns the item.
     func delete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
         try await ensureTable(table)
-        return try await store.write { [stamps, softDelete] tx in
+        return try await storage.change(table: table, id: id) { [softDelete] existing, stamp in
             let soft = softDelete.appliesTo(table)
-            guard var item = try tx.lookup(table: table, id: id), !(soft && Self.isDeleted(item)) else {
+            guard var item = existing, !(soft && Self.isDeleted(item)) else {
                 throw ServerError(.notFound, "The item does not exist")
             }
             if let precondition { try Self.check(precondition, item: item) }
-            if soft {
-                item["deleted"] = .bool(true)
-                Self.stamp(&item, with: stamps.next())
-                try tx.upsert(table: table, items: [item])
-            } else {
-                try tx.delete(table: table, ids: [id])
-            }
-            return item
+            guard soft else { return (.delete, item) }
+            item["deleted"] = .bool(true)
+            Self.stamp(&item, with: stamp)
+            return (.upsert(item), item)
         }
     }
 
@@ -123,15 +139,14 @@ struct TableService: Sendable {
             throw ServerError(.methodNotAllowed, "Undelete is only available on tables with soft delete enabled.")
         }
         try await ensureTable(table)
-        return try await store.write { [stamps] tx in
-            guard var item = try tx.lookup(table: table, id: id) else {
+        return try await storage.change(table: table, id: id) { existing, stamp in
+            guard var item = existing else {
                 throw ServerError(.notFound, "The item does not exist")
             }
             if let precondition { try Self.check(precondition, item: item) }
             item["deleted"] = .bool(false)
-            Self.stamp(&item, with: stamps.next())
-            try tx.upsert(table: table, items: [item])
-            return item
+            Self.stamp(&item, with: stamp)
+            return (.upsert(item), item)
         }
     }
 
@@ -164,43 +179,37 @@ struct TableService: Sendable {
                 table: table, filter: slice, ordering: options.storeOrdering, limit: take - items.count,
                 offset: options.skip)
             if let select = options.select {
-                items += try await store.read(query).map { Self.project($0, onto: select).jsonBytes }
+                items += try await storage.read(query).map { Self.project($0, onto: select).jsonBytes }
             } else {
                 // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
-                items += try await store.readJSON(query)
+                items += try await storage.readJSON(query)
             }
         }
         // The count is of every matching row, not of those after the page boundary, and only when asked for.
-        let count = options.inlineCount ? try await store.count(StoreQuery(table: table, filter: filter)) : nil
+        let count = options.inlineCount ? try await storage.count(StoreQuery(table: table, filter: filter)) : nil
         return QueryPage(items: items, count: count, take: take)
     }
 
     /// Writes rows exactly as given (test controls): missing system properties are filled in, others kept.
     func seed(table: String, items: [JSONObject]) async throws -> [JSONObject] {
-        var stored: [JSONObject] = []
-        for var item in items {
+        for item in items {
             guard case .string(let id)? = item["id"] else {
                 throw ServerError(.badRequest, "Every seeded item needs a string id.")
             }
             _ = try ItemBody.validatedID(id)
-            let stamp = stamps.next()
+        }
+        try await ensureTable(table)
+        return try await storage.seed(table: table, items: items) { item, stamp in
             if item["version"] == nil { item["version"] = .string(stamp.version) }
             if item["createdAt"] == nil { item["createdAt"] = item["updatedAt"] ?? .string(stamp.timestamp) }
             if item["updatedAt"] == nil { item["updatedAt"] = .string(stamp.timestamp) }
             if item["deleted"] == nil { item["deleted"] = .bool(false) }
-            stored.append(item)
         }
-        try await ensureTable(table)
-        try await store.write { [stored] tx in try tx.upsert(table: table, items: stored) }
-        return stored
     }
 
     /// Deletes every row of every user table (test controls).
     func removeAllRows() async throws {
-        let tables = try await store.tableDefinitions().map(\.name).filter { !$0.hasPrefix("__") }
-        try await store.write { tx in
-            for table in tables { try tx.delete(StoreQuery(table: table)) }
-        }
+        try await storage.removeAllRows()
     }
 
     // MARK: Helpers

@@ -17,17 +17,26 @@ struct ServerHarness: Sendable {
         get throws { try #require(server.testControls) }
     }
 
-    /// Starts a server with test controls on, runs `body`, and stops the server whatever happens.
+    /// Starts a server with test controls on (on the backend ``TestBackend`` selects), runs `body`, and stops
+    /// the server whatever happens.
     static func with(
         _ configure: (inout SyncServerConfiguration) -> Void = { _ in },
         _ body: (ServerHarness) async throws -> Void
     ) async throws {
         var configuration = SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
+        let database = TestBackend.isPostgres ? try TestBackend.freshPostgresDatabase() : nil
+        if let database { configuration.storage = .postgres(database) }
         configure(&configuration)
-        let server = try await SyncServer(configuration: configuration)
-        try await server.start()
-        let harness = ServerHarness(server: server, port: try #require(server.port))
-        try await server.stopping { try await body(harness) }
+        do {
+            let server = try await SyncServer(configuration: configuration)
+            try await server.start()
+            let harness = ServerHarness(server: server, port: try #require(server.port))
+            try await server.stopping { try await body(harness) }
+        } catch {
+            if let database { try? await TestBackend.dropSchema(of: database) }
+            throw error
+        }
+        if let database { try await TestBackend.dropSchema(of: database) }
     }
 
     /// Sends one request on a fresh connection. `apiVersion` nil leaves the `ZUMO-API-VERSION` header out.

@@ -209,7 +209,7 @@ struct SQLiteFilterCompiler {
 
 extension ComparisonOperator {
     /// The SQL spelling.
-    var sqlOperator: String {
+    package var sqlOperator: String {
         switch self {
         case .equal: "="
         case .notEqual: "<>"
@@ -221,7 +221,7 @@ extension ComparisonOperator {
     }
 
     /// The operator with its operands swapped (`a < b` is `b > a`).
-    var flipped: ComparisonOperator {
+    package var flipped: ComparisonOperator {
         switch self {
         case .lessThan: .greaterThan
         case .lessThanOrEqual: .greaterThanOrEqual
@@ -234,7 +234,7 @@ extension ComparisonOperator {
 
 extension FilterExpression {
     /// The projected value of a plain constant, or `nil`.
-    var constantValue: ProjectedValue? {
+    package var constantValue: ProjectedValue? {
         if case .value(let value) = self { return Projection.literal(value) }
         return nil
     }

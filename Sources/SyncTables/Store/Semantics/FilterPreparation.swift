@@ -6,9 +6,9 @@
 /// - Long chains of `and`/`or` are rebalanced (so thousands of terms neither overflow the stack nor exceed
 ///   SQLite's expression depth), and `p eq 1 or p eq 2 or …` becomes `p in (1, 2, …)` (the same meaning,
 ///   one parameter-free list instead of thousands of bound constants).
-enum FilterPreparation {
+package enum FilterPreparation {
     /// The checked and rewritten filter.
-    static func prepare(_ expression: FilterExpression, dateProperties: Set<String>) throws(StoreError)
+    package static func prepare(_ expression: FilterExpression, dateProperties: Set<String>) throws(StoreError)
         -> FilterExpression
     {
         try rewrite(expression, dateProperties: dateProperties)

@@ -1,0 +1,433 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SyncTables
+
+/// Tables in a PostgreSQL database that several server instances share.
+///
+/// Each table is one relation: `id` (the primary key, "C" collation), `body` (the row as the server returns
+/// it: compact JSON with sorted keys), `keys` and `instants` (the projected values filters and orderings read,
+/// see ``PostgresRowColumns``) and `position` (the commit-ordered change position). The relation
+/// `__synctables_tables` holds one counter row per table; every write takes it, under its row lock, as the last
+/// step before its commit, which orders writes (positions and `updatedAt` stamps) in commit order. See
+/// <doc:ChangeOrder>.
+final class PostgresTableStorage: TableStorage {
+    private let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let schema: String
+    private let logger: Logger
+
+    private init(client: PostgresClient, runner: Task<Void, Never>, schema: String, logger: Logger) {
+        self.client = client
+        self.runner = runner
+        self.schema = schema
+        self.logger = logger
+    }
+
+    /// Connects, then creates the schema and the counter relation when absent (under an advisory lock, so
+    /// instances starting together do not race). Fails when the database cannot be reached.
+    static func open(_ database: PostgresStorage, logger: Logger) async throws -> PostgresTableStorage {
+        do {
+            // One direct connection first: the pool would keep retrying an unreachable server instead of failing.
+            let probe = try await PostgresConnection.connect(
+                configuration: try database.connectionConfiguration(), id: 0, logger: logger)
+            try await probe.close()
+        } catch {
+            throw PostgresStorageError.unreachable(database: database.redactedURL, underlying: Self.summary(error))
+        }
+        let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
+        let runner = Task { await client.run() }
+        let storage = PostgresTableStorage(client: client, runner: runner, schema: database.schema, logger: logger)
+        do {
+            try await storage.createSchema()
+        } catch {
+            runner.cancel()
+            await runner.value
+            throw PostgresStorageError.unreachable(database: database.redactedURL, underlying: Self.summary(error))
+        }
+        return storage
+    }
+
+    private var counters: String { "\(PostgresSQL.identifier(schema)).\"__synctables_tables\"" }
+
+    private func relation(_ table: String) -> String {
+        "\(PostgresSQL.identifier(schema)).\(PostgresSQL.identifier(PostgresSQL.relation(table)))"
+    }
+
+    private func createSchema() async throws {
+        try await transaction { connection in
+            try await Self.lockSchemaChanges(schema, connection, logger)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(PostgresSQL.identifier(schema))"),
+                logger: logger)
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE TABLE IF NOT EXISTS \(counters) (
+                            name text COLLATE "C" PRIMARY KEY,
+                            last_position bigint NOT NULL DEFAULT 0,
+                            last_updated_ms bigint NOT NULL DEFAULT 0)
+                        """), logger: logger)
+        }
+    }
+
+    /// Serializes schema changes of all instances on this database schema for the transaction.
+    private static func lockSchemaChanges(_ schema: String, _ connection: PostgresConnection, _ logger: Logger)
+        async throws
+    {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("synctables:" + schema)))", logger: logger)
+    }
+
+    // MARK: TableStorage
+
+    func prepareTable(_ table: String) async throws -> Set<String> {
+        try await Self.describingErrors {
+            let name = PostgresSQL.relation(table)
+            let updatedAt = PostgresFilterCompiler.property("updatedAt")
+            try await transaction { connection in
+                try await Self.lockSchemaChanges(schema, connection, logger)
+                // Once it exists, leave it alone: even `CREATE INDEX IF NOT EXISTS` would lock out the writers.
+                let existing = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT 1 FROM \(counters) WHERE name = $1", binds: binds(name)),
+                    logger: logger)
+                var exists = false
+                for try await _ in existing { exists = true }
+                guard !exists else { return }
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE IF NOT EXISTS \(relation(table)) (
+                                id text COLLATE "C" PRIMARY KEY,
+                                body text NOT NULL,
+                                keys jsonb NOT NULL,
+                                instants jsonb NOT NULL,
+                                position bigint NOT NULL)
+                            """), logger: logger)
+                // Incremental pulls order by updatedAt, then id: the index holds exactly those sort keys.
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(name + "__updated")) ON \(relation(table))
+                            (\(updatedAt.rank), \(updatedAt.text), \(updatedAt.number), id)
+                            """), logger: logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(name + "__position"))
+                            ON \(relation(table)) (position)
+                            """), logger: logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: "INSERT INTO \(counters) (name) VALUES ($1) ON CONFLICT DO NOTHING",
+                        binds: binds(name)),
+                    logger: logger)
+            }
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT DISTINCT jsonb_object_keys(body::jsonb) FROM \(relation(table))"),
+                logger: logger)
+            var names: Set<String> = []
+            for try await row in rows { names.insert(try row.decode(String.self)) }
+            return names
+        }
+    }
+
+    func lookup(table: String, id: String) async throws -> JSONObject? {
+        try await Self.describingErrors {
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT body FROM \(relation(table)) WHERE id = $1", binds: binds(id)),
+                logger: logger)
+            for try await row in rows { return try Self.object(try row.decode(String.self)) }
+            return nil
+        }
+    }
+
+    func change<Result: Sendable>(
+        table: String,
+        id: String,
+        _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
+    ) async throws -> Result {
+        try await Self.describingErrors { try await changeRow(table: table, id: id, decide) }
+    }
+
+    private func changeRow<Result: Sendable>(
+        table: String,
+        id: String,
+        _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
+    ) async throws -> Result {
+        while true {
+            do {
+                return try await transaction { connection in
+                    let rows = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: "SELECT body FROM \(relation(table)) WHERE id = $1 FOR UPDATE", binds: binds(id)),
+                        logger: logger)
+                    var existing: JSONObject?
+                    for try await row in rows { existing = try Self.object(try row.decode(String.self)) }
+                    let (position, stamp) = try await takePosition(table, connection)
+                    let (change, result) = try decide(existing, stamp)
+                    switch change {
+                    case .upsert(let item):
+                        try await write(
+                            item, id: id, table: table, position: position, isNew: existing == nil, connection)
+                    case .delete:
+                        try await connection.query(
+                            PostgresQuery(unsafeSQL: "DELETE FROM \(relation(table)) WHERE id = $1", binds: binds(id)),
+                            logger: logger)
+                    }
+                    return result
+                }
+            } catch is InsertRace {
+                // Another instance inserted this id after our read; read again (it now exists).
+                continue
+            } catch let error as PSQLError where Self.isTransient(error) {
+                continue
+            }
+        }
+    }
+
+    func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
+        try await Self.describingErrors { try await select(query).map { Array($0.body.utf8) } }
+    }
+
+    func read(_ query: StoreQuery) async throws -> [JSONObject] {
+        try await Self.describingErrors { try await select(query).map(\.object) }
+    }
+
+    func count(_ query: StoreQuery) async throws -> Int {
+        try await Self.describingErrors {
+            let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
+            var compiler = PostgresFilterCompiler()
+            let condition = compiler.condition(filter)
+            if condition.exact {
+                let rows = try await client.query(
+                    PostgresQuery(
+                        unsafeSQL: "SELECT count(*) FROM \(relation(query.table)) WHERE \(condition.sql)",
+                        binds: compiler.binds), logger: logger)
+                for try await row in rows { return Int(try row.decode(Int64.self)) }
+                return 0
+            }
+            return try await select(StoreQuery(table: query.table, filter: query.filter)).count
+        }
+    }
+
+    func seed(table: String, items: [JSONObject], stamp: @Sendable (inout JSONObject, WriteStamp) -> Void)
+        async throws -> [JSONObject]
+    {
+        try await Self.describingErrors {
+            try await seedRows(table: table, items: items, stamp: stamp)
+        }
+    }
+
+    private func seedRows(
+        table: String, items: [JSONObject], stamp: @Sendable (inout JSONObject, WriteStamp) -> Void
+    ) async throws -> [JSONObject] {
+        try await transaction { connection in
+            var stored: [JSONObject] = []
+            for var item in items {
+                guard case .string(let id)? = item["id"] else { throw StoreError.missingID(table: table) }
+                let (position, writeStamp) = try await takePosition(table, connection)
+                stamp(&item, writeStamp)
+                try await write(item, id: id, table: table, position: position, isNew: false, connection)
+                stored.append(item)
+            }
+            return stored
+        }
+    }
+
+    func removeAllRows() async throws {
+        try await Self.describingErrors {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT name FROM \(counters)"), logger: logger)
+            var names: [String] = []
+            for try await row in rows { names.append(try row.decode(String.self)) }
+            try await transaction { connection in
+                for name in names {
+                    let table = "\(PostgresSQL.identifier(schema)).\(PostgresSQL.identifier(name))"
+                    try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
+                }
+            }
+        }
+    }
+
+    func close() async throws {
+        runner.cancel()
+        await runner.value
+    }
+
+    // MARK: Writing
+
+    /// Takes the table's next position and its `updatedAt` under the counter row's lock, held to commit.
+    ///
+    /// The database clock gives the time (so instances with skewed clocks agree), bumped by a millisecond
+    /// when it would not be later than the table's last stamp: stamps grow strictly in commit order.
+    private func takePosition(_ table: String, _ connection: PostgresConnection) async throws
+        -> (Int64, WriteStamp)
+    {
+        let rows = try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    UPDATE \(counters) SET last_position = last_position + 1,
+                        last_updated_ms = greatest(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+                                                   last_updated_ms + 1)
+                    WHERE name = $1 RETURNING last_position, last_updated_ms
+                    """, binds: binds(PostgresSQL.relation(table))), logger: logger)
+        for try await row in rows {
+            let (position, milliseconds) = try row.decode((Int64, Int64).self)
+            let version = String(UInt64(bitPattern: position), radix: 16)
+            return (
+                position, WriteStamp(version: version, timestamp: WriteStampIssuer.iso8601(milliseconds: milliseconds))
+            )
+        }
+        throw PostgresStorageError.missingTable(table)
+    }
+
+    private func write(
+        _ item: JSONObject, id: String, table: String, position: Int64, isNew: Bool, _ connection: PostgresConnection
+    ) async throws {
+        let columns = PostgresRowColumns.columns(of: item)
+        var values = PostgresBindings()
+        values.append(id)
+        values.append(String(decoding: item.jsonBytes, as: UTF8.self))
+        values.append(columns.keys)
+        values.append(columns.instants)
+        values.append(position)
+        let insert = """
+            INSERT INTO \(relation(table)) (id, body, keys, instants, position)
+            VALUES ($1, $2, $3::jsonb, $4::jsonb, $5)
+            """
+        if isNew {
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: insert + " ON CONFLICT (id) DO NOTHING RETURNING id", binds: values),
+                logger: logger)
+            var inserted = false
+            for try await _ in rows { inserted = true }
+            if !inserted { throw InsertRace() }
+        } else {
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: insert + """
+                         ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body, keys = EXCLUDED.keys,
+                        instants = EXCLUDED.instants, position = EXCLUDED.position
+                        """, binds: values), logger: logger)
+        }
+    }
+
+    // MARK: Reading
+
+    private struct Row {
+        var body: String
+        var object: JSONObject
+    }
+
+    /// The rows of a query: in SQL entirely when the filter compiles exactly, else the candidates in order,
+    /// filtered here with `FilterEvaluator` (the SQLite backend's reference semantics).
+    private func select(_ query: StoreQuery) async throws -> [Row] {
+        let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
+        var compiler = PostgresFilterCompiler()
+        let condition = compiler.condition(filter)
+        var sql = """
+            SELECT body FROM \(relation(query.table)) WHERE \(condition.sql)
+            ORDER BY \(PostgresFilterCompiler.orderBy(query.ordering))
+            """
+        if condition.exact {
+            if let limit = query.limit { sql += " LIMIT \(limit)" }
+            if query.offset > 0 { sql += " OFFSET \(query.offset)" }
+        }
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: compiler.binds), logger: logger)
+        var selected: [Row] = []
+        var skipped = 0
+        let evaluator = FilterEvaluator(dateProperties: [])
+        for try await row in rows {
+            if let limit = query.limit, selected.count >= limit { break }
+            let body = try row.decode(String.self)
+            let object = try Self.object(body)
+            if !condition.exact {
+                if let filter, !evaluator.matches(filter, item: object) { continue }
+                if skipped < query.offset {
+                    skipped += 1
+                    continue
+                }
+            }
+            selected.append(Row(body: body, object: object))
+        }
+        return selected
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body`, replacing PostgresNIO's errors (whose descriptions hide everything) with one that carries
+    /// the server's message and SQLSTATE, for the log; bound values stay out of it.
+    private static func describingErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            let message = error.serverInfo?[.message] ?? "\(error.code)"
+            throw PostgresStorageError.database(message: message, sqlState: error.serverInfo?[.sqlState])
+        }
+    }
+
+    /// Runs `body` in a transaction on one pooled connection: COMMIT when it returns, ROLLBACK when it throws
+    /// (its error is the one thrown).
+    private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
+        -> Result
+    {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            let result: Result
+            do {
+                result = try await body(connection)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        }
+    }
+
+    private func binds(_ values: String...) -> PostgresBindings {
+        var bindings = PostgresBindings()
+        for value in values { bindings.append(value) }
+        return bindings
+    }
+
+    private static func object(_ body: String) throws -> JSONObject {
+        guard case .object(let object) = try JSONValue(parsing: Array(body.utf8)) else {
+            throw PostgresStorageError.invalidRow
+        }
+        return object
+    }
+
+    /// A deadlock or serialization failure: PostgreSQL rolled the transaction back, and running it again is safe.
+    private static func isTransient(_ error: PSQLError) -> Bool {
+        ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
+    }
+
+    /// What went wrong, from the server's message or the connection error.
+    private static func summary(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        return error.underlying.map { "\($0)" } ?? "\(error.code)"
+    }
+
+    /// The insert lost the race for a new id to another writer.
+    private struct InsertRace: Error {}
+}
+
+/// Why the PostgreSQL backend failed.
+enum PostgresStorageError: Error, CustomStringConvertible {
+    case unreachable(database: String, underlying: String)
+    case missingTable(String)
+    case invalidRow
+    case database(message: String, sqlState: String?)
+
+    var description: String {
+        switch self {
+        case .unreachable(let database, let underlying):
+            "Cannot open the PostgreSQL database \(database): \(underlying)"
+        case .missingTable(let table): "The table '\(table)' has no counter row."
+        case .invalidRow: "A stored row is not a JSON object."
+        case .database(let message, let sqlState): "PostgreSQL: \(message) (SQLSTATE \(sqlState ?? "none"))"
+        }
+    }
+}
