@@ -51,7 +51,9 @@ struct GRDBBaseline {
     }
 
     static func report(_ name: String, _ sync: Double, _ grdb: Double) {
-        print(String(format: "%@: SyncTables %.0f, GRDB %.0f, ratio %.2f", name, sync, grdb, sync / grdb))
+        print(
+            "\(name): SyncTables \(Int(sync.rounded())), GRDB \(Int(grdb.rounded())), ratio \(String(format: "%.2f", sync / grdb))"
+        )
     }
 
     static func median(_ values: [Double]) -> Double {
