@@ -62,7 +62,9 @@ struct GRDBBaseline {
             ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    static func time(_ body: () async throws -> Void) async throws -> Double {
+    static func time(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async throws -> Double {
         let start = ContinuousClock.now
         try await body()
         let elapsed = ContinuousClock.now - start
