@@ -66,15 +66,6 @@ let package = Package(
             pkgConfig: "sqlcipher",
             providers: [.apt(["libsqlcipher-dev"]), .brew(["sqlcipher"])]
         ),
-        // SQLCipher 3.4's page crypto through OpenSSL contexts keyed once per key (SQLCipher build, Linux).
-        .target(
-            name: "CSQLCipherProvider",
-            cSettings: [.define("SYNCTABLES_SQLCIPHER", .when(traits: ["SQLCipher"]))],
-            linkerSettings: [
-                .linkedLibrary("sqlcipher", .when(platforms: [.linux], traits: ["SQLCipher"])),
-                .linkedLibrary("crypto", .when(platforms: [.linux], traits: ["SQLCipher"])),
-            ]
-        ),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -96,10 +87,7 @@ let package = Package(
         ),
         .target(
             name: "SyncTablesSQLCipher",
-            dependencies: [
-                "SyncTables", "SyncTablesSQLite",
-                .target(name: "CSQLCipherProvider", condition: .when(traits: ["SQLCipher"])),
-            ] + sqliteEngine
+            dependencies: ["SyncTables", "SyncTablesSQLite"] + sqliteEngine
         ),
         .target(name: "SyncTablesStoreConformance", dependencies: ["SyncTables"]),
         // A TCP proxy simulating a slow link, for tests and sync-bench (not a product).

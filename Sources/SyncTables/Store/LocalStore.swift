@@ -71,6 +71,10 @@ extension LocalStore {
 }
 
 /// The reads and writes available inside ``LocalStore/write(_:)``; every change commits with the rest.
+///
+/// The context builds everything on these members, its operation queue included (as rows of the
+/// `__operations` table). ``SQLiteStore`` has faster paths of its own, which a transaction type that
+/// wraps its transactions does not reach: wrap the store, not its transactions.
 public protocol StoreTransaction {
     /// Creates or extends a table within the transaction.
     func defineTable(_ definition: TableDefinition) throws
@@ -84,59 +88,10 @@ public protocol StoreTransaction {
     ///
     /// Every item must carry a valid string `id`; otherwise ``StoreError/missingID(table:)`` is thrown.
     func upsert(table: String, items: [JSONObject]) throws
-    /// Inserts rows for ids that are not stored yet, all or none: when any item's `id` is stored already,
-    /// or two items share one, nothing changes and the result is `false`.
-    ///
-    /// The default looks every id up first, then calls ``upsert(table:items:)``. `SQLiteStore` lets the
-    /// table's key refuse a stored id instead, so a batch of new items costs no lookups. Every item must
-    /// carry a valid string `id`; otherwise ``StoreError/missingID(table:)`` is thrown.
-    func insertNew(table: String, items: [JSONObject]) throws -> Bool
-    /// ``insertNew(table:items:)`` with each item's canonical JSON text serialized already:
-    /// `canonicalJSON[i]` is `items[i].jsonBytes`. A store that keeps that text (as `SQLiteStore` does)
-    /// writes it as given, so the caller can serialize on another thread while the store writes; the
-    /// default ignores it, and so does every store when the list does not have one text per item.
-    /// `SQLiteStore` also takes the form it stores, the same text without the long strings it keeps in
-    /// their columns only (what it reads back is the same either way).
-    func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool
-    /// ``insertNew(table:items:canonicalJSON:)`` and ``queueNewOperations(_:)`` in one step, all or none:
-    /// `operations[i]` is queued for `items[i]`, which it names. `false`, changing nothing, when either would
-    /// refuse. An empty `canonicalJSON` means none was serialized.
-    ///
-    /// The default makes the two calls. `SQLiteStore` writes each row with its operation's sequence on it,
-    /// which is how it finds an item's operation without an index on the queue.
-    func insertNew(
-        table: String, items: [JSONObject], canonicalJSON: [[UInt8]], queueing operations: [PendingOperation]
-    ) throws -> Bool
     /// Deletes the rows with these ids; absent ids are ignored. Returns how many rows were deleted.
     @discardableResult
     func delete(table: String, ids: [String]) throws -> Int
     /// Deletes the rows matching the query's filter; returns how many were deleted.
     @discardableResult
     func delete(_ query: StoreQuery) throws -> Int
-
-    // MARK: Operation queue storage
-    //
-    // The context keeps its operation queue through these. Every one has a default implementation that
-    // stores operations as JSON rows of the `__operations` table through the members above, so a store
-    // needs none of them to work; `SQLiteStore` keeps the queue in a relational table of its own instead,
-    // because every local write and every pushed operation passes through it.
-
-    /// Creates the queue's storage; the context calls it once, when it first opens the store.
-    func prepareOperationQueue() throws
-    /// The operation queued for an item (at most one exists), or `nil`.
-    func queuedOperation(table: String, itemId: String) throws -> PendingOperation?
-    /// The queued operations `selection` selects, in ascending sequence.
-    func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation]
-    /// How many queued operations `selection` selects (its limit applies).
-    func countQueuedOperations(_ selection: OperationSelection) throws -> Int
-    /// The highest sequence among queued operations, or `nil` when the queue is empty.
-    func highestQueuedSequence() throws -> Int?
-    /// Stores operations: each replaces the operation queued for its item, if any.
-    func saveQueuedOperations(_ operations: [PendingOperation]) throws
-    /// Removes the operations queued for these operations' items.
-    func removeQueuedOperations(_ operations: [PendingOperation]) throws
-    /// Queues operations for items that have none queued, all or none: when any of their items has an
-    /// operation queued already, or two operations name the same item, nothing changes and the result is
-    /// `false`.
-    func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool
 }

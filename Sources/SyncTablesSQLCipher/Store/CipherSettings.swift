@@ -38,8 +38,6 @@
 
         /// Gives `key` to SQLCipher for the main database (`schema` nil) or an attached one.
         static func apply(_ key: EncryptionKey, to database: Database, schema: String?) throws {
-            // Before the first key: a connection keeps the provider it was keyed with.
-            _ = PageCrypto.isInstalled
             let connection = try database.connection()
             let code = key.material.withBytes { bytes in
                 sqlite3_key_v2(connection, schema, bytes.baseAddress, Int32(bytes.count))

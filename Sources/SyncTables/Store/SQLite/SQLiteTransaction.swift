@@ -1,5 +1,5 @@
 /// The handle a ``SQLiteStore`` transaction body works with; every call joins the open transaction.
-final class SQLiteTransaction: StoreTransaction {
+final class SQLiteTransaction: StoreTransactionFastPaths {
     private let storage: SQLiteStorage
     var isActive = true
 

@@ -46,7 +46,7 @@ struct FailingTransactionStore: StoreWrapper {
     }
 }
 
-private struct FailingTransaction: StoreTransaction {
+private struct FailingTransaction: StoreTransactionFastPaths {
     let base: any StoreTransaction
     let counter: FailingTransactionStore.Counter
 
@@ -91,5 +91,30 @@ private struct FailingTransaction: StoreTransaction {
     func removeQueuedOperations(_ operations: [PendingOperation]) throws {
         try counter.countCall()
         try base.removeQueuedOperations(operations)
+    }
+
+    func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool {
+        try counter.countCall()
+        return try base.queueNewOperations(operations)
+    }
+
+    // New rows go through the counted upsert above, their operations through the counted queue.
+    func insertNew(table: String, items: [JSONObject]) throws -> Bool {
+        try GenericStoreTransaction(base: self).insertNew(table: table, items: items)
+    }
+
+    func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool {
+        try insertNew(table: table, items: items)
+    }
+
+    func insertNew(
+        table: String, items: [JSONObject], canonicalJSON: [[UInt8]], queueing operations: [PendingOperation]
+    ) throws -> Bool {
+        guard try insertNew(table: table, items: items) else { return false }
+        guard try queueNewOperations(operations) else {
+            _ = try delete(table: table, ids: items.compactMap { $0["id"]?.stringValue })
+            return false
+        }
+        return true
     }
 }

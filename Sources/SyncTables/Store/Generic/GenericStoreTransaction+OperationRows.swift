@@ -1,21 +1,21 @@
 /// The default operation queue storage: one JSON row per operation in the `__operations` table, keyed by
 /// `<table>|<itemId>` and indexed by `(tableName, itemId)` and `sequence`, written and read through the
 /// transaction's generic table members. Any store gets a working queue from it.
-extension StoreTransaction {
+extension GenericStoreTransaction {
     /// Defines the `__operations` table.
-    public func prepareOperationQueue() throws {
+    package func prepareOperationQueue() throws {
         try defineTable(SystemTables.operationsDefinition)
     }
 
     /// Looks the operation up by its row key `<table>|<itemId>`.
-    public func queuedOperation(table: String, itemId: String) throws -> PendingOperation? {
+    package func queuedOperation(table: String, itemId: String) throws -> PendingOperation? {
         let key = PendingOperation.rowKey(table: table, itemId: itemId)
         guard let row = try lookup(table: SystemTables.operations, id: key) else { return nil }
         return try PendingOperation(row: row)
     }
 
     /// Reads the selected rows, ordered by `sequence`.
-    public func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation] {
+    package func queuedOperations(_ selection: OperationSelection) throws -> [PendingOperation] {
         let query = StoreQuery(
             table: SystemTables.operations,
             filter: OperationRowFilter.expression(for: selection),
@@ -26,7 +26,7 @@ extension StoreTransaction {
     }
 
     /// Counts the selected rows.
-    public func countQueuedOperations(_ selection: OperationSelection) throws -> Int {
+    package func countQueuedOperations(_ selection: OperationSelection) throws -> Int {
         let query = StoreQuery(
             table: SystemTables.operations,
             filter: OperationRowFilter.expression(for: selection),
@@ -36,7 +36,7 @@ extension StoreTransaction {
     }
 
     /// Reads the row with the highest `sequence`.
-    public func highestQueuedSequence() throws -> Int? {
+    package func highestQueuedSequence() throws -> Int? {
         let query = StoreQuery(
             table: SystemTables.operations,
             ordering: [SortDescriptor(PendingOperation.Field.sequence, ascending: false)],
@@ -46,13 +46,13 @@ extension StoreTransaction {
     }
 
     /// Upserts one row per operation.
-    public func saveQueuedOperations(_ operations: [PendingOperation]) throws {
+    package func saveQueuedOperations(_ operations: [PendingOperation]) throws {
         guard !operations.isEmpty else { return }
         try upsert(table: SystemTables.operations, items: operations.map(\.row))
     }
 
     /// Looks every item's operation up, then saves the operations when none is queued and no item repeats.
-    public func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool {
+    package func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool {
         var items = Set<RowID>()
         for operation in operations {
             let key = PendingOperation.rowKey(table: operation.table, itemId: operation.itemId)
@@ -65,7 +65,7 @@ extension StoreTransaction {
     }
 
     /// Deletes the operations' rows by key.
-    public func removeQueuedOperations(_ operations: [PendingOperation]) throws {
+    package func removeQueuedOperations(_ operations: [PendingOperation]) throws {
         guard !operations.isEmpty else { return }
         let keys = operations.map { PendingOperation.rowKey(table: $0.table, itemId: $0.itemId) }
         try delete(table: SystemTables.operations, ids: keys)

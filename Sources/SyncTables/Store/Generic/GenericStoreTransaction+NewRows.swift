@@ -1,6 +1,6 @@
-extension StoreTransaction {
+extension GenericStoreTransaction {
     /// Looks every id up, then upserts the items when none is stored and no id repeats.
-    public func insertNew(table: String, items: [JSONObject]) throws -> Bool {
+    package func insertNew(table: String, items: [JSONObject]) throws -> Bool {
         var ids = Set<RowID>()
         for item in items {
             let id = try ItemKey.id(of: item, table: table)
@@ -11,12 +11,12 @@ extension StoreTransaction {
     }
 
     /// Ignores the serialized text: the store serializes as it always does.
-    public func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool {
+    package func insertNew(table: String, items: [JSONObject], canonicalJSON: [[UInt8]]) throws -> Bool {
         try insertNew(table: table, items: items)
     }
 
     /// Inserts the rows, then queues the operations; when the queue refuses, deletes the rows again.
-    public func insertNew(
+    package func insertNew(
         table: String, items: [JSONObject], canonicalJSON: [[UInt8]], queueing operations: [PendingOperation]
     ) throws -> Bool {
         let inserted =
