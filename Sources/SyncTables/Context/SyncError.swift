@@ -56,6 +56,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Another pusher (this process or another one using the same store file) holds the store's push lease;
     /// nothing was sent. `owner` names it. A lease whose owner stopped expires, and is then taken over.
     case pushInProgress(owner: String)
+    /// The write would add operations to a queue that holds ``SyncContext/maxQueueSize`` already; nothing was
+    /// written. (A write that collapses into an operation already queued is allowed.)
+    case queueFull(limit: Int)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -115,6 +118,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .pushInProgress(let owner):
             return "Another pusher (\(owner)) is pushing this store; nothing was sent. Try again when it is done "
                 + "(if it stopped, its lease expires after a while)."
+        case .queueFull(let limit):
+            return "The queue holds \(limit) operations, its limit; the write was not applied. Push, or retry or "
+                + "discard dead operations, to make room."
         }
     }
 
