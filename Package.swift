@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "synctables", targets: ["synctables"]),
         .executable(name: "sync-bench", targets: ["sync-bench"]),
         .executable(name: "todo-demo", targets: ["TodoDemo"]),
+        .executable(name: "engine-demo", targets: ["EngineDemo"]),
     ],
     traits: [
         .trait(name: "SystemSQLite", description: "Run every store on the system libsqlite3 (default)."),
@@ -49,6 +50,8 @@ let package = Package(
         // Child processes in the tests and benchmarks (posix_spawn); FilePath for its API.
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // `synctables sync --config`: YAML (and JSON) configuration files, with line numbers for errors.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // `swift package generate-documentation` (DocC); a command plugin, never linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -130,6 +133,8 @@ let package = Package(
                 "SyncTables",
                 "SyncTablesSQLCipher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
@@ -147,6 +152,11 @@ let package = Package(
             name: "TodoDemo",
             dependencies: ["SyncTables", "SyncTablesServer"],
             path: "Samples/TodoDemo"
+        ),
+        .executableTarget(
+            name: "EngineDemo",
+            dependencies: ["SyncTables", "SyncTablesServer"],
+            path: "Samples/EngineDemo"
         ),
 
         // MARK: Tests

@@ -7,7 +7,7 @@ struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync-bench",
         abstract: "Benchmarks SyncTables next to raw SQLite / raw HTTP baselines measured in the same run.",
-        subcommands: [Local.self, Server.self, Push.self, Pull.self, Serve.self]
+        subcommands: [Local.self, Server.self, Push.self, Pull.self, Engine.self, Serve.self]
     )
 }
 
@@ -87,6 +87,22 @@ extension SyncBench {
 
         func run() async throws {
             try await SyncSuites(reporter: common.reporter).push(operations: operations)
+        }
+    }
+
+    /// The sync engine's idle cost and trigger latency.
+    struct Engine: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "CPU of an idle engine with three definitions, and trigger-to-request latency on loopback.")
+
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Seconds of each CPU measurement (without, then with the engine).") var idleSeconds = 60
+        @Option(help: "Trigger-to-request rounds.") var rounds = 50
+
+        func run() async throws {
+            let suite = EngineSuite(reporter: common.reporter)
+            try await suite.triggerLatency(rounds: rounds)
+            try await suite.idleCPU(seconds: idleSeconds)
         }
     }
 
