@@ -146,6 +146,7 @@ let package = Package(
                 "SyncTablesSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
             ] + sqliteEngine + subprocess
         ),
         .executableTarget(

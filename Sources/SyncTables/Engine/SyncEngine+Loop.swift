@@ -38,7 +38,12 @@ extension SyncEngine {
         switch state {
         case .offline, .stopped, .blockedAuth: return nil
         case .idle:
-            if let retry = try? await context.nextRetryTime(after: now) { scheduler.requestPush(at: retry) }
+            // Operations waiting out a retry time; not needed when a cycle is due now anyway.
+            if scheduler.nextDeadline.map({ $0 > now }) ?? true,
+                let retry = try? await context.nextRetryTime(after: now)
+            {
+                scheduler.requestPush(at: retry)
+            }
         case .backoff, .paused, .syncing: break
         }
         guard var next = scheduler.nextDeadline else { return nil }
