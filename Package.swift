@@ -156,7 +156,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EngineDemo",
-            dependencies: ["SyncTables", "SyncTablesServer"],
+            dependencies: ["SyncTables", "SyncTablesServer", .product(name: "Logging", package: "swift-log")],
             path: "Samples/EngineDemo"
         ),
 

@@ -2,6 +2,7 @@
 // backs off, and an item the server refuses is dead-lettered and then discarded. The engine's states are
 // printed as they change.
 import Foundation
+import Logging
 import SyncTables
 import SyncTablesServer
 
@@ -47,7 +48,12 @@ let engine = SyncEngine(
     ],
     configuration: SyncEngineConfiguration(
         retry: RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(2), maxAttempts: 5)),
-    networkMonitor: network)
+    networkMonitor: network,
+    logger: {
+        var logger = Logger(label: "engine-demo")
+        logger.logLevel = .warning  // the demo prints the states itself
+        return logger
+    }())
 
 let printer = Task {
     for await state in engine.states { print("    state: \(state)") }
