@@ -27,6 +27,7 @@ let package = Package(
         .executable(name: "synctables", targets: ["synctables"]),
         .executable(name: "sync-bench", targets: ["sync-bench"]),
         .executable(name: "todo-demo", targets: ["TodoDemo"]),
+        .executable(name: "engine-demo", targets: ["EngineDemo"]),
     ],
     traits: [
         .trait(name: "SystemSQLite", description: "Run every store on the system libsqlite3 (default)."),
@@ -51,6 +52,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The server's PostgreSQL backend (`sync-server --database postgres://…`).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // `synctables sync --config`: YAML (and JSON) configuration files, with line numbers for errors.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // `swift package generate-documentation` (DocC); a command plugin, never linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -130,6 +133,8 @@ let package = Package(
                 "SyncTables",
                 "SyncTablesSQLCipher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
@@ -142,12 +147,18 @@ let package = Package(
                 "SlowLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
             ] + sqliteEngine + subprocess
         ),
         .executableTarget(
             name: "TodoDemo",
             dependencies: ["SyncTables", "SyncTablesServer"],
             path: "Samples/TodoDemo"
+        ),
+        .executableTarget(
+            name: "EngineDemo",
+            dependencies: ["SyncTables", "SyncTablesServer", .product(name: "Logging", package: "swift-log")],
+            path: "Samples/EngineDemo"
         ),
 
         // MARK: Tests

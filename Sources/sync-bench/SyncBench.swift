@@ -8,7 +8,7 @@ struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync-bench",
         abstract: "Benchmarks SyncTables next to raw SQLite / raw HTTP baselines measured in the same run.",
-        subcommands: [Local.self, Server.self, Push.self, Pull.self, Serve.self]
+        subcommands: [Local.self, Server.self, Push.self, Pull.self, Engine.self, Serve.self]
     )
 }
 
@@ -131,6 +131,22 @@ extension SyncBench {
                 operations: operations, baselineOperations: baselineOperations,
                 concurrentOperations: concurrentOperations, batchSize: batchSize, concurrency: concurrency)
             try await LatencySuite(reporter: common.reporter, link: configuration).push(sizes)
+        }
+    }
+
+    /// The sync engine's idle cost and trigger latency.
+    struct Engine: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "CPU of an idle engine with three definitions, and trigger-to-request latency on loopback.")
+
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Seconds of each CPU measurement (without, then with the engine).") var idleSeconds = 60
+        @Option(help: "Trigger-to-request rounds.") var rounds = 50
+
+        func run() async throws {
+            let suite = EngineSuite(reporter: common.reporter)
+            try await suite.triggerLatency(rounds: rounds)
+            try await suite.idleCPU(seconds: idleSeconds)
         }
     }
 

@@ -16,7 +16,7 @@ struct Synctables: AsyncParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, QueueCommand.self, ErrorsCommand.self, DeadCommand.self, PushCommand.self,
-            PullCommand.self, PurgeCommand.self,
+            PullCommand.self, PurgeCommand.self, SyncCommand.self,
         ]
     )
 

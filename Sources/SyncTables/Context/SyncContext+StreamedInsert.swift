@@ -27,6 +27,11 @@ extension SyncContext {
     func insertNewStreamed(first: InsertChunk, rest: ChunkChannel<InsertChunk>, to table: String) async throws
         -> Bool
     {
+        // The queue limit is checked on the general path.
+        guard maxQueueSize == nil else {
+            rest.abandon()
+            return false
+        }
         let itemIds: [String]
         do {
             if !first.dateProperties.isEmpty {

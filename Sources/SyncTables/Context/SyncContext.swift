@@ -50,6 +50,8 @@ public actor SyncContext {
     public private(set) var conflictPolicy: ConflictPolicy
     /// The hook around each pushed operation, if any.
     public private(set) var pushHandler: (any PushHandler)?
+    /// The most operations the queue may hold (dead ones included); `nil`: no limit. See ``setMaxQueueSize(_:)``.
+    public internal(set) var maxQueueSize: Int?
 
     // Sync actions run one at a time; items being pushed block local writes to them.
     var syncActionRunning = false
@@ -194,6 +196,7 @@ public actor SyncContext {
         let writer = LocalWriteTransaction(table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
         let itemIds = changes.map(\.itemId)
         let inFlightItems = self.inFlightItems
+        let limit = maxQueueSize
         var applied: LocalWriteTransaction.Applied
         while true {
             await waitUntilNotInFlight(table: table, itemIds: itemIds)
@@ -201,7 +204,10 @@ public actor SyncContext {
                 applied = try await store.write { transaction in
                     // Checked again inside the transaction: a push may have claimed an item meanwhile.
                     if inFlightItems.containsAny(table: table, itemIds: itemIds) { throw ItemsInFlight() }
-                    return try writer.apply(changes, in: transaction)
+                    let queued = limit == nil ? 0 : try transaction.countQueuedOperations(.all)
+                    let applied = try writer.apply(changes, in: transaction)
+                    if let limit { try Self.checkQueueLimit(limit, before: queued, in: transaction) }
+                    return applied
                 }
                 break
             } catch is ItemsInFlight {

@@ -71,6 +71,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case pushFailed(PushFailure)
     /// A ``PushOptions`` value cannot work (say, zero concurrent requests); nothing was sent.
     case invalidPushOptions(String)
+    /// The write would add operations to a queue that holds ``SyncContext/maxQueueSize`` already; nothing was
+    /// written. (A write that collapses into an operation already queued is allowed.)
+    case queueFull(limit: Int)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -141,6 +144,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             return failure.description
         case .invalidPushOptions(let message):
             return "The push options are invalid: \(message). Nothing was sent."
+        case .queueFull(let limit):
+            return "The queue holds \(limit) operations, its limit; the write was not applied. Push, or retry or "
+                + "discard dead operations, to make room."
         }
     }
 

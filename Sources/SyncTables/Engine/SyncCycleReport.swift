@@ -22,6 +22,9 @@ public struct SyncCycleReport: Sendable, CustomStringConvertible {
     public var failedOperations = 0
     /// The pulls that ran, by table.
     public var pulls: [(table: String, summary: PullSummary)] = []
+    /// Tables of definitions not pulled because their last pull is more recent than their
+    /// ``SyncSchedule/maxAge`` (never in an explicit ``SyncEngine/syncNow(reason:)``).
+    public var notDue: [String] = []
     /// Definitions whose pull failed for good (say, a filter the server refuses), with the error.
     public var failedPulls: [(table: String, error: String)] = []
 

@@ -1,9 +1,10 @@
 /// One thing the ``SyncEngine`` keeps in sync: a table, optionally a query of it, an incremental query id,
-/// and a conflict policy for the table's operations if it should differ from the context's.
+/// a conflict policy for the table's operations if it should differ from the context's, and when it syncs.
 ///
 /// ```swift
 /// let open = SyncDefinition(todos, query: todos.query().filter(Column("complete") == false),
-///                           queryId: "open-todos", conflictPolicy: .serverWins)
+///                           queryId: "open-todos", conflictPolicy: .serverWins,
+///                           schedule: SyncSchedule(interval: .seconds(600), triggers: [.foreground]))
 /// ```
 public struct SyncDefinition: Sendable {
     /// The table pulled.
@@ -16,6 +17,8 @@ public struct SyncDefinition: Sendable {
     public var conflictPolicy: ConflictPolicy?
     /// Page size and parameters of the pull.
     public var pullOptions: PullOptions
+    /// When the engine syncs it by itself.
+    public var schedule: SyncSchedule
 
     /// A definition for a typed table handle.
     public init<Item: SyncItem>(
@@ -23,12 +26,14 @@ public struct SyncDefinition: Sendable {
         query: SyncQuery<Item>? = nil,
         queryId: String? = nil,
         conflictPolicy: ConflictPolicy? = nil,
-        pullOptions: PullOptions = PullOptions()
+        pullOptions: PullOptions = PullOptions(),
+        schedule: SyncSchedule = SyncSchedule()
     ) {
         self.table = table.name
         self.query = query?.storeQuery
         self.queryId = queryId
         self.conflictPolicy = conflictPolicy
         self.pullOptions = pullOptions
+        self.schedule = schedule
     }
 }

@@ -8,16 +8,18 @@ import Logging
 ///
 /// ```swift
 /// let engine = SyncEngine(context: context, definitions: [
-///     SyncDefinition(todos, queryId: "all-todos"),
+///     SyncDefinition(todos, queryId: "all-todos",
+///                    schedule: SyncSchedule(interval: .seconds(300), triggers: [.appStart, .networkReconnect])),
 ///     SyncDefinition(notes, query: notes.query().filter(Column("archived") == false), queryId: "notes"),
-/// ])
-/// await engine.start()                           // a first cycle now, retries by themselves
+/// ], networkMonitor: try SystemNetworkMonitor())
+/// await engine.start()                           // syncs by itself from now on
 /// let report = await engine.syncNow(reason: "pull to refresh")
 /// for await state in engine.states { print(state) }
 /// ```
 ///
-/// A cycle pushes the whole queue, then pulls every definition. Concurrent ``syncNow(reason:)`` calls share
-/// one cycle. The engine classifies every failure:
+/// A cycle pushes the whole queue, then pulls definitions: every one for an explicit ``syncNow(reason:)``,
+/// the due ones (``SyncSchedule``) for a cycle the engine starts by itself. Concurrent cycles share one.
+/// The engine classifies every failure:
 ///
 /// - **Transient** (no response, timeouts, 408, 429, 500, 502, 503, 504): an operation waits
 ///   `RetryPolicy` backoff with full jitter (or the server's `Retry-After`) before it is sent again, and
@@ -39,13 +41,16 @@ public actor SyncEngine {
     public nonisolated let context: SyncContext
     /// What each cycle pulls, in order.
     public let definitions: [SyncDefinition]
-    /// Retry and breaker settings.
+    /// Retry, breaker and scheduling settings.
     public let configuration: SyncEngineConfiguration
+    /// Where the engine learns whether the network is up (`nil`: it assumes it is).
+    public nonisolated let networkMonitor: (any NetworkMonitor)?
 
-    private nonisolated let clock: any SyncClock
+    nonisolated let clock: any SyncClock
     private nonisolated let unitRandom: @Sendable () -> Double
     private nonisolated let stateBroadcaster = ValueBroadcaster<SyncEngineState>(.idle)
     private nonisolated let statusBroadcaster: ValueBroadcaster<SyncEngineStatus>
+    private nonisolated let reportBroadcaster = EventBroadcaster<SyncCycleReport>(bufferLimit: 64)
     private let logger: Logger
     private let metrics: SyncEngineMetrics
     private var queueStatistics = QueueStatistics()
@@ -55,17 +60,37 @@ public actor SyncEngine {
     private var refreshingQueueSize = false
     private var queueSizeChangedMeanwhile = false
 
-    private var cycleTask: Task<SyncCycleReport, Never>?
-    private var loopTask: Task<Void, Never>?
-    private var wakeUp: CheckedContinuation<Void, Never>?
+    var cycleTask: Task<SyncCycleReport, Never>?
+    var loopTask: Task<Void, Never>?
+    var networkTask: Task<Void, Never>?
+    var wakeUp: CheckedContinuation<Void, Never>?
+    var sleeper: Task<Void, Never>?
+    var sleeperGeneration = 0
+    var wakeRequested = false
     private var failedCycles = 0
+
+    /// What each definition is due for, from its schedule and the triggers seen.
+    var scheduler: SyncScheduler
+    /// When the latest cycle started (the minimum interval counts from it).
+    var lastCycleStart: Date?
+    /// When each definition was last pulled successfully (for its max age).
+    private var lastPulled: [Date?]
+    /// The state the engine is in when the network is up; while it is down, `offline` is shown instead.
+    var settledState: SyncEngineState = .idle
+    /// The network monitor's latest word.
+    var isOffline = false
+    /// Local write events handled so far (tests wait for it before moving the clock).
+    var localWritesSeen = 0
 
     /// An engine for `context`.
     ///
     /// - Parameters:
     ///   - context: The context to sync: its queue is pushed and its tables pulled.
     ///   - definitions: What each cycle pulls, in order.
-    ///   - configuration: Retry and circuit breaker settings.
+    ///   - configuration: Retry, circuit breaker and scheduling settings.
+    ///   - networkMonitor: Where it learns whether the network is up: while it is down the engine is
+    ///     ``SyncEngineState/offline`` and sends nothing, and it syncs when it comes back. `nil` (the default):
+    ///     the network is assumed up.
     ///   - clock: The time source; ``ManualSyncClock`` in tests.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
     ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
@@ -76,6 +101,7 @@ public actor SyncEngine {
         context: SyncContext,
         definitions: [SyncDefinition],
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
+        networkMonitor: (any NetworkMonitor)? = nil,
         clock: any SyncClock = SystemSyncClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "SyncTables.SyncEngine"),
@@ -84,7 +110,10 @@ public actor SyncEngine {
         self.context = context
         self.definitions = definitions
         self.configuration = configuration
+        self.networkMonitor = networkMonitor
         self.clock = clock
+        self.scheduler = SyncScheduler(definitions: definitions, now: clock.now())
+        self.lastPulled = Array(repeating: nil, count: definitions.count)
         self.unitRandom = random
         self.logger = logger
         self.metrics = SyncEngineMetrics(factory: metricsFactory)
@@ -106,12 +135,19 @@ public actor SyncEngine {
     /// The status, now and at every change: state changes, cycles, and local writes that change the queue.
     public nonisolated var statuses: AsyncStream<SyncEngineStatus> { statusBroadcaster.subscribe() }
 
-    private func setState(_ new: SyncEngineState) {
+    /// The report of every cycle that ends from now on (explicit, scheduled and background ones), e.g. for a
+    /// log line per cycle.
+    public nonisolated var cycleReports: AsyncStream<SyncCycleReport> { reportBroadcaster.subscribe() }
+
+    /// Moves to `new`, shown as `offline` while the network is down (except `stopped`).
+    func setState(_ new: SyncEngineState) {
+        settledState = new
+        let shown = isOffline && new != .stopped ? SyncEngineState.offline : new
         let old = stateBroadcaster.value
-        guard old != new else { return }
-        stateBroadcaster.send(new)
+        guard old != shown else { return }
+        stateBroadcaster.send(shown)
         publishStatus()
-        logger.info("sync engine state: \(new)", metadata: ["previous": "\(old)"])
+        logger.info("sync engine state: \(shown)", metadata: ["previous": "\(old)"])
     }
 
     private func publishStatus() {
@@ -133,7 +169,7 @@ public actor SyncEngine {
 
     /// After a local write: the queue's size and oldest operation, two indexed reads however long the
     /// queue (the dead count is refreshed by cycles). Writes that come while it runs share the next read.
-    private func refreshQueueSize() async {
+    func refreshQueueSize() async {
         guard !refreshingQueueSize else {
             queueSizeChangedMeanwhile = true
             return
@@ -159,7 +195,9 @@ public actor SyncEngine {
         eventsTask = Task { [weak self] in
             for await event in events {
                 switch event {
-                case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded:
+                case .itemsInserted(let table, _), .itemUpdated(let table, _), .itemDeleted(let table, _):
+                    await self?.localWrite(table: table)
+                case .operationDiscarded:
                     await self?.refreshQueueSize()
                 default:
                     break
@@ -170,8 +208,10 @@ public actor SyncEngine {
 
     // MARK: Running
 
-    /// Starts syncing by itself: a cycle now (or when a persisted backoff ends), then a retry whenever a
-    /// backoff, cooldown or operation retry time comes. Calling it again does nothing.
+    /// Starts syncing by itself: the queue is pushed now (or when a persisted backoff ends) with the
+    /// definitions that sync on ``SyncTrigger/appStart``; then each definition syncs as its ``SyncSchedule``
+    /// says, failed cycles and operations are retried when their backoff ends, and the network monitor's
+    /// changes are followed. Calling it again does nothing.
     public func start() async {
         guard loopTask == nil else { return }
         if state == .stopped { setState(.idle) }
@@ -184,6 +224,13 @@ public actor SyncEngine {
                 setState(breakerOpen ? .paused(until: persisted.until) : .backoff(until: persisted.until))
             }
         }
+        for (index, definition) in definitions.enumerated() where lastPulled[index] == nil {
+            lastPulled[index] = try? await context.lastPullTime(table: definition.table, queryId: definition.queryId)
+        }
+        await listenToNetwork()
+        let now = clock.now()
+        scheduler = SyncScheduler(definitions: definitions, now: now)
+        scheduler.fire(.appStart, at: now)
         loopTask = Task { await self.runLoop() }
     }
 
@@ -195,7 +242,9 @@ public actor SyncEngine {
         loop?.cancel()
         eventsTask?.cancel()
         eventsTask = nil
-        resumeWakeUp()
+        networkTask?.cancel()
+        networkTask = nil
+        wake()
         cycleTask?.cancel()
         _ = await cycleTask?.value
         await loop?.value
@@ -205,67 +254,56 @@ public actor SyncEngine {
     /// Tells the engine the credentials changed after a 401: it leaves ``SyncEngineState/blockedAuth`` and
     /// runs a cycle.
     public func credentialsChanged() {
-        guard state == .blockedAuth else { return }
+        guard settledState == .blockedAuth else { return }
         setState(.idle)
-        resumeWakeUp()
+        scheduler.retry(definitions: Array(definitions.indices), at: clock.now())
+        wake()
     }
 
-    /// Runs one cycle now, or joins the one running: push the whole queue, then pull every definition.
+    /// Runs one cycle now, or joins the one running: push the whole queue, then pull every definition
+    /// (whatever its ``SyncSchedule/maxAge``).
     ///
-    /// It runs in `idle` and `backoff` (an explicit call does not wait out a cycle backoff; operations still
-    /// wait for their own retry time), not while stopped, blocked on credentials or paused by the breaker.
+    /// It runs in `idle` and `backoff` (an explicit call does not wait out a cycle backoff or the minimum
+    /// interval; operations still wait for their own retry time), not while stopped, offline, blocked on
+    /// credentials or paused by the breaker.
     @discardableResult
     public func syncNow(reason: String = "manual") async -> SyncCycleReport {
-        if let cycleTask { return await cycleTask.value }
-        let timer = metrics.cycleDuration
-        let task = Task { await SyncEngineMetrics.measure(timer) { await self.runCycle(reason: reason) } }
-        cycleTask = task
-        return await task.value
+        await cycle(reason: reason, definitions: nil).value
     }
 
-    private func runLoop() async {
-        var waitFirst = state != .idle
-        while !Task.isCancelled {
-            if waitFirst { await waitForNextCycle() }
-            waitFirst = true
-            if Task.isCancelled { break }
-            if state == .blockedAuth { continue }
-            await syncNow(reason: "scheduled")
-        }
-    }
-
-    /// Sleeps until the backoff, cooldown or earliest operation retry ends, or until woken.
-    private func waitForNextCycle() async {
+    /// Starts a cycle pulling `selected` (`nil`: every definition, whatever its max age), or returns the
+    /// running one.
+    func cycle(reason: String, definitions selected: [Int]?) -> Task<SyncCycleReport, Never> {
+        if let cycleTask { return cycleTask }
         let now = clock.now()
-        var deadline: Date?
-        switch state {
-        case .backoff(let until), .paused(let until): deadline = until
-        case .blockedAuth, .stopped, .offline, .syncing: deadline = nil
-        case .idle: deadline = try? await context.nextRetryTime(after: now)
-        }
-        guard let deadline else {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { wakeUp = $0 }
-            } onCancel: {
-                Task { await self.resumeWakeUp() }
+        lastCycleStart = now
+        if selected == nil { scheduler.pulledAll(at: now) }
+        let timer = metrics.cycleDuration
+        let reports = reportBroadcaster
+        let task = Task {
+            let report = await SyncEngineMetrics.measure(timer) {
+                await self.runCycle(reason: reason, selected: selected)
             }
-            return
+            reports.publish(report)
+            return report
         }
-        try? await clock.sleep(until: deadline)
-    }
-
-    private func resumeWakeUp() {
-        wakeUp?.resume()
-        wakeUp = nil
+        cycleTask = task
+        return task
     }
 
     // MARK: One cycle
 
-    private func runCycle(reason: String) async -> SyncCycleReport {
+    private func runCycle(reason: String, selected: [Int]?) async -> SyncCycleReport {
         // Cleared with the final state change, so a call after this cycle's outcome starts a new one.
         defer { cycleTask = nil }
         var report = SyncCycleReport(reason: reason, outcome: .completed)
         let now = clock.now()
+        // Definitions pulled recently enough for their max age are not due (an explicit sync pulls them all).
+        var toPull = selected ?? Array(definitions.indices)
+        if selected != nil {
+            report.notDue = toPull.filter { !isDue($0, at: now) }.map { definitions[$0].table }
+            toPull = toPull.filter { isDue($0, at: now) }
+        }
         switch state {
         case .stopped, .blockedAuth, .offline:
             report.outcome = .skipped(state)
@@ -280,6 +318,7 @@ public actor SyncEngine {
                 do {
                     try await context.probe(table: table)
                 } catch {
+                    scheduler.retry(definitions: toPull, at: now)
                     return await failCycle(&report, reason: "probe failed: \(error)", class: Self.classify(error))
                 }
             }
@@ -323,18 +362,23 @@ public actor SyncEngine {
             case .abortedAuthentication:
                 return blockOnCredentials(&report)
             case .cancelled:
+                scheduler.retry(definitions: toPull, at: now)
                 report.outcome = .cancelled
                 setState(.idle)
                 return report
             case .abortedNetwork, .abortedStore, .abortedByHandler:
+                scheduler.retry(definitions: toPull, at: now)
                 return await failCycle(&report, reason: failure.description, class: .transient)
             }
         } catch {
+            scheduler.retry(definitions: toPull, at: now)
             return await failCycle(&report, reason: "\(error)", class: .transient)
         }
 
-        for definition in definitions {
+        for (position, index) in toPull.enumerated() {
+            let definition = definitions[index]
             if Task.isCancelled {
+                scheduler.retry(definitions: Array(toPull[position...]), at: now)
                 report.outcome = .cancelled
                 setState(.idle)
                 return report
@@ -349,6 +393,7 @@ public actor SyncEngine {
                         options: options, logger: logger)
                 }
                 report.pulls.append((definition.table, summary))
+                lastPulled[index] = clock.now()
                 metrics.rowsPulled.increment(by: summary.received)
                 logger.debug(
                     "pulled", metadata: ["table": "\(definition.table)", "received": "\(summary.received)"])
@@ -357,6 +402,7 @@ public actor SyncEngine {
                 case .authentication:
                     return blockOnCredentials(&report)
                 case .transient:
+                    scheduler.retry(definitions: Array(toPull[position...]), at: now)
                     return await failCycle(&report, reason: "pull of \(definition.table): \(error)", class: .transient)
                 case .permanent, .conflict:
                     report.failedPulls.append((definition.table, "\(error)"))
@@ -372,6 +418,12 @@ public actor SyncEngine {
         setState(.idle)
         logger.info("\(report)")
         return report
+    }
+
+    /// Whether definition `index` is due for a pull at `now`: its last success is older than its max age.
+    private func isDue(_ index: Int, at now: Date) -> Bool {
+        guard let maxAge = definitions[index].schedule.maxAge, let last = lastPulled[index] else { return true }
+        return now.timeIntervalSince(last) >= maxAge.timeInterval
     }
 
     private func blockOnCredentials(_ report: inout SyncCycleReport) -> SyncCycleReport {

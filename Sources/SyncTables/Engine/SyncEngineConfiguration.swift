@@ -1,4 +1,4 @@
-/// How the ``SyncEngine`` retries and when it stops trying for a while.
+/// How the ``SyncEngine`` retries, when it stops trying for a while, and how often it may sync by itself.
 public struct SyncEngineConfiguration: Sendable, Hashable {
     /// Backoff and dead-letter limit, for operations and for failed cycles alike.
     public var retry: RetryPolicy
@@ -6,12 +6,19 @@ public struct SyncEngineConfiguration: Sendable, Hashable {
     public var breakerThreshold: Int
     /// How long the open breaker keeps every request from the server before a probe.
     public var breakerCooldown: Duration
+    /// The least time between the starts of two cycles the engine starts by itself (triggers that fire
+    /// meanwhile wait for it); explicit ``SyncEngine/syncNow(reason:)`` calls do not wait.
+    public var minimumCycleInterval: Duration
 
-    /// A configuration; the defaults open the breaker after 5 failed cycles for 60 seconds.
-    public init(retry: RetryPolicy = RetryPolicy(), breakerThreshold: Int = 5, breakerCooldown: Duration = .seconds(60))
-    {
+    /// A configuration; the defaults open the breaker after 5 failed cycles for 60 seconds and let cycles
+    /// follow each other without a minimum interval.
+    public init(
+        retry: RetryPolicy = RetryPolicy(), breakerThreshold: Int = 5, breakerCooldown: Duration = .seconds(60),
+        minimumCycleInterval: Duration = .zero
+    ) {
         self.retry = retry
         self.breakerThreshold = max(1, breakerThreshold)
         self.breakerCooldown = breakerCooldown
+        self.minimumCycleInterval = max(.zero, minimumCycleInterval)
     }
 }

@@ -15,7 +15,8 @@ struct EngineDevice {
     var context: SyncContext { device.context }
     var todos: SyncTable<TodoItem> { device.todos }
 
-    /// A device on a new (or the given) file with an engine pulling `TodoItem` and `Note`.
+    /// A device on a new (or the given) file with an engine pulling `TodoItem` and `Note` (on the given
+    /// schedules).
     static func make(
         _ harness: SyncHarness,
         path: String? = nil,
@@ -24,7 +25,10 @@ struct EngineDevice {
             retry: RetryPolicy(baseDelay: .seconds(10), maximumDelay: .seconds(600), maxAttempts: 3),
             breakerThreshold: 3, breakerCooldown: .seconds(120)),
         token: TokenBox? = nil,
-        conflictPolicy: ConflictPolicy = .manual
+        conflictPolicy: ConflictPolicy = .manual,
+        todoSchedule: SyncSchedule = SyncSchedule(),
+        noteSchedule: SyncSchedule = SyncSchedule(),
+        networkMonitor: (any NetworkMonitor)? = nil
     ) async throws -> EngineDevice {
         let path = path ?? harness.directory.newDatabasePath()
         var decorator: (@Sendable (inout TransportRequest) async throws -> Void)?
@@ -38,8 +42,12 @@ struct EngineDevice {
         let notes = try await context.table(JSONObject.self, named: "Note")
         let engine = SyncEngine(
             context: context,
-            definitions: [SyncDefinition(todos, queryId: "todos"), SyncDefinition(notes, queryId: "notes")],
-            configuration: configuration, clock: clock, random: { 0.5 }, logger: Self.quietLogger)
+            definitions: [
+                SyncDefinition(todos, queryId: "todos", schedule: todoSchedule),
+                SyncDefinition(notes, queryId: "notes", schedule: noteSchedule),
+            ],
+            configuration: configuration, networkMonitor: networkMonitor, clock: clock, random: { 0.5 },
+            logger: Self.quietLogger)
         return EngineDevice(
             device: Device(path: path, context: context, todos: todos), engine: engine, clock: clock, notes: notes)
     }
@@ -68,6 +76,16 @@ struct EngineDevice {
             return first
         }
         if !reached { Issue.record("the engine never reached the expected state; it is \(engine.state)") }
+    }
+}
+
+extension EngineDevice {
+    /// Starts the engine and waits for its first cycle (the push at start) to end.
+    func startAndSettle() async throws {
+        await engine.start()
+        try await eventually("the first cycle ends") {
+            engine.status.lastSuccessfulPush != nil && engine.state == .idle
+        }
     }
 }
 

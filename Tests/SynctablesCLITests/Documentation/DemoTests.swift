@@ -35,4 +35,22 @@ import Testing
         // The embedded server logs its start on stderr; nothing there may be an error.
         #expect(!run.stderr.lowercased().contains("error"), "stderr: \(run.stderr)")
     }
+
+    @Test(.timeLimit(.minutes(5)))
+    func theEngineDemoShowsOfflineBackoffAndADeadLetterDiscarded() async throws {
+        let demo = SynctablesExecutable.directory.appendingPathComponent("engine-demo")
+        try #require(FileManager.default.isExecutableFile(atPath: demo.path), "build engine-demo first")
+
+        let run = try await SynctablesExecutable.runProcess(demo, arguments: [], environment: [:])
+
+        #expect(run.status == 0, "engine-demo failed: \(run.stderr)\n\(run.stdout)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "Done.")
+        for expected in [
+            "state: offline", "queued: 3 operation(s)", "state: backoff until", "state: syncing (pushing)",
+            "dead: poison, HTTP 422", "discarded 1 dead operation(s); queued: 0",
+        ] {
+            #expect(run.stdout.contains(expected), "missing \"\(expected)\" in:\n\(run.stdout)")
+        }
+    }
 }

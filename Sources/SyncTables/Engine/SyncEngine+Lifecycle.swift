@@ -1,0 +1,82 @@
+import Foundation
+
+// The app's lifecycle: foreground, background, and the bounded cycle of a background task.
+
+extension SyncEngine {
+    /// The app came to the foreground: definitions that sync on ``SyncTrigger/foreground`` sync now (with
+    /// the queue), and intervals run again (one that passed in the background runs at once).
+    public func enteredForeground() {
+        scheduler.setActive(true)
+        scheduler.fire(.foreground, at: clock.now())
+        wake()
+    }
+
+    /// The app went to the background: intervals stop until ``enteredForeground()``; triggers still work.
+    /// A cycle running goes on (the system gives the app a little time).
+    public func enteredBackground() {
+        scheduler.setActive(false)
+        wake()
+    }
+
+    /// Runs one cycle (push, then the definitions due by their ``SyncSchedule/maxAge``) and returns before
+    /// `deadline`: what an iOS `BGAppRefreshTask` handler calls (see <doc:TheSyncEngine>).
+    ///
+    /// When the cycle is not done a second before `deadline` (or when `deadline` is that close) it is
+    /// cancelled between two operations, losing nothing, and the report says ``SyncCycleReport/Outcome/cancelled``.
+    /// Cancelling the calling task (a background task's expiration handler) cancels the cycle likewise. It
+    /// runs whether or not the engine was started, in the states ``syncNow(reason:)`` runs in.
+    public func performBackgroundSync(deadline: Date) async -> SyncCycleReport {
+        let cycle = cycle(reason: "background", definitions: Array(definitions.indices))
+        let stopAt = deadline.addingTimeInterval(-1)
+        let first = FirstResult<SyncCycleReport>()
+        let clock = clock
+        let timer = Task {
+            try? await clock.sleep(until: stopAt)
+            guard !Task.isCancelled else { return }
+            cycle.cancel()
+            first.offer(SyncCycleReport(reason: "background", outcome: .cancelled))
+        }
+        Task {
+            first.offer(await cycle.value)
+            timer.cancel()
+        }
+        // The system's expiration handler cancels the calling task: the cycle stops too.
+        return await withTaskCancellationHandler {
+            await first.value
+        } onCancel: {
+            cycle.cancel()
+            timer.cancel()
+            first.offer(SyncCycleReport(reason: "background", outcome: .cancelled))
+        }
+    }
+}
+
+/// The first of several values offered from different tasks.
+private final class FirstResult<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Value?
+    private var waiter: CheckedContinuation<Value, Never>?
+
+    func offer(_ value: Value) {
+        let waiter: CheckedContinuation<Value, Never>? = lock.withLock {
+            guard result == nil else { return nil }
+            result = value
+            defer { self.waiter = nil }
+            return self.waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    var value: Value {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready: Value? = lock.withLock {
+                    if let result { return result }
+                    waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+}
