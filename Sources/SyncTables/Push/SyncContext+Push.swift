@@ -307,8 +307,10 @@ extension SyncContext {
         delivery: DeliveryPolicy?,
         permanent: Bool = false
     ) async -> PushStep {
+        // The error's id is its operation's: it stays the same while the operation keeps failing, so an id
+        // a script read from the error list still resolves after the next push.
         let record = OperationErrorRecord(
-            id: ItemID.generate(), operationId: operation.id, operationVersion: operation.version,
+            id: operation.id, operationId: operation.id, operationVersion: operation.version,
             kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
             clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
             message: message, pushId: pushId, createdAt: Timestamp(date: .now))
