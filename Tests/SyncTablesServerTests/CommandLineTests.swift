@@ -19,19 +19,16 @@ struct CommandLineTests {
     func servesAndShutsDownOnSIGINT() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileDescriptor.open(
-            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
-        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+        let log = try ServerLogFile()
+        defer { log.remove() }
 
         let result = try await Subprocess.run(
             .path(FilePath(binary.path)), arguments: ["--port", "0", "--in-memory", "--soft-delete"], input: .none,
-            output: .fileDescriptor(output, closeAfterSpawningProcess: true),
-            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+            output: .fileDescriptor(log.output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(log.errors, closeAfterSpawningProcess: true)
         ) { execution in
             do {
-                let port = try await Self.waitForPort(in: log)
+                let port = try await Self.waitForPort(in: log.url)
                 let harness = try await ServerHarnessClient(port: port)
                 let created = try await harness.post("/tables/todo", #"{"id":"a"}"#)
                 #expect(created == 201)
@@ -58,20 +55,17 @@ struct CommandLineTests {
 
         let database = try TestBackend.freshPostgresDatabase()
         let url = try #require(TestBackend.postgresURL)
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileDescriptor.open(
-            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
-        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+        let log = try ServerLogFile()
+        defer { log.remove() }
         let result = try await Subprocess.run(
             .path(FilePath(binary.path)),
             arguments: ["--port", "0", "--database", url, "--database-schema", database.schema, "--pool-size", "2"],
             input: .none,
-            output: .fileDescriptor(output, closeAfterSpawningProcess: true),
-            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+            output: .fileDescriptor(log.output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(log.errors, closeAfterSpawningProcess: true)
         ) { execution in
             do {
-                let port = try await Self.waitForPort(in: log)
+                let port = try await Self.waitForPort(in: log.url)
                 let harness = try await ServerHarnessClient(port: port)
                 #expect(try await harness.post("/tables/todo", #"{"id":"a"}"#) == 201)
                 #expect(try await harness.post("/tables/todo", #"{"id":"a"}"#) == 409)
@@ -106,21 +100,18 @@ struct CommandLineTests {
     func logRequestsShowsTheQueryString() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileDescriptor.open(
-            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
-        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+        let log = try ServerLogFile()
+        defer { log.remove() }
 
         // Given a server started with --log-requests
         let result = try await Subprocess.run(
             .path(FilePath(binary.path)), arguments: ["--port", "0", "--in-memory", "--log-requests"], input: .none,
-            output: .fileDescriptor(output, closeAfterSpawningProcess: true),
-            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+            output: .fileDescriptor(log.output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(log.errors, closeAfterSpawningProcess: true)
         ) { execution in
             do {
                 // When a client reads a table with query options
-                let port = try await Self.waitForPort(in: log)
+                let port = try await Self.waitForPort(in: log.url)
                 let status = try await ServerHarnessClient(port: port).get("/tables/todo?$top=1&__includeDeleted=true")
                 #expect(status == 200)
                 try execution.send(signal: .interrupt)
@@ -132,7 +123,7 @@ struct CommandLineTests {
 
         // Then the request's log line shows the path with its query string
         #expect(result.terminationStatus == .exited(0))
-        let text = try String(contentsOf: log, encoding: .utf8)
+        let text = try String(contentsOf: log.url, encoding: .utf8)
         #expect(text.contains("GET /tables/todo?$top=1&__includeDeleted=true 200"), "\(text)")
     }
 
@@ -176,4 +167,22 @@ struct CommandLineTests {
 
 enum CommandLineTestError: Error {
     case serverDidNotStart
+}
+
+/// A temporary file that takes a child server's standard output and error, so a test can read the port it
+/// logs (`waitForPort(in:)`) and what it logged.
+private struct ServerLogFile {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
+    let output: FileDescriptor
+    let errors: FileDescriptor
+
+    init() throws {
+        output = try FileDescriptor.open(
+            FilePath(url.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
+        errors = try FileDescriptor.open(FilePath(url.path), .writeOnly, options: [.append])
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
 }
