@@ -52,11 +52,6 @@ extension SyncContext {
         }
     }
 
-    /// When a pull of `table` and `queryId` last completed, if ever.
-    func lastPullTime(table: String, queryId: String?) async throws -> Date? {
-        try await deltaToken(key: SystemConfig.lastPullKey(table: table, queryId: queryId ?? ""))?.updatedAt.date
-    }
-
     /// The circuit breaker's probe: one small read of `table` that must succeed.
     func probe(table: String) async throws {
         let client = try requireClient()
