@@ -104,7 +104,9 @@ struct SyncCommand: AsyncParsableCommand {
         await engine.start()
         let signal = await signals.next()
         await engine.stop()
+        // A report being printed finishes before the last line, so "stopped by" always ends the output.
         printer.cancel()
+        await printer.value
         if !output.json && !output.quiet {
             Output.writeLine("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")", to: .standardOutput)
         }
