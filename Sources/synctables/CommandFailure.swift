@@ -50,6 +50,8 @@ struct CommandFailure: Error, Sendable {
             self.init(.usage, error.description)
         case .pushInProgress:
             self.init(.pushInProgress, error.description)
+        case .operationNotFound:
+            self.init(.operationNotFound, error.description)
         default:
             self.init(.failure, error.description)
         }

@@ -15,6 +15,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case encryptionUnavailable = 10
     case pushInProgress = 11
     case errorNotFound = 12
+    case operationNotFound = 13
     case usage = 64
 
     /// A stable name for `--json` error output.
@@ -33,6 +34,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .encryptionUnavailable: "encryptionUnavailable"
         case .pushInProgress: "pushInProgress"
         case .errorNotFound: "errorNotFound"
+        case .operationNotFound: "operationNotFound"
         case .usage: "usage"
         }
     }
@@ -54,6 +56,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
         case .pushInProgress: "push refused: another process is pushing the same store (nothing was sent)"
         case .errorNotFound: "no push error has the given id (it was resolved, or its operation changed or was pushed)"
+        case .operationNotFound: "no operation has the given id (it was pushed, retried, discarded or reverted); nothing changed"
         case .usage: "bad usage: unknown option, invalid value or filter, a misspelled table or column name"
         }
     }

@@ -74,16 +74,22 @@ struct DeadCommandTests {
         }
     }
 
-    @Test("naming an operation that is not dead fails and changes nothing")
+    @Test("naming an operation that is not dead exits 13 and changes nothing, also beside a dead one")
     func unknownIdsFail() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeDeadOperations(["a"], in: path)
+            let dead = try await deadOperationIds(harness, path)
 
-            let run = try await harness.run(["dead", "retry", "nope"], store: path)
+            for command in [["dead", "retry"], ["dead", "discard", "--yes"]] {
+                let run = try await harness.run(command + [dead[0], "nope"], store: path)
 
-            #expect(run.status == 1 && run.stderr.contains("not dead operations"))
-            #expect(try await deadOperationIds(harness, path).count == 1)
+                #expect(run.status == 13, "\(command): \(run.stderr)")
+                #expect(run.stderr.contains("'nope'"), "\(run.stderr)")
+                #expect(try await deadOperationIds(harness, path) == dead)
+            }
+            let revert = try await harness.run(["dead", "revert", "nope"], store: path, server: true)
+            #expect(revert.status == 13, "\(revert.stderr)")
         }
     }
 }

@@ -29,6 +29,9 @@ extension SyncContext {
 
     /// Puts dead operations (all, or those with these operation ids) back in the queue with a fresh retry
     /// count; the next push sends them. Returns how many were revived.
+    ///
+    /// - Throws: ``SyncError/operationNotFound(id:)`` when a named id is not a dead operation; then nothing
+    ///   changes.
     @discardableResult
     public func retryDeadOperations(ids: Set<String>? = nil) async throws -> Int {
         try await changeDeadOperations(ids: ids) { operations, transaction in
@@ -42,6 +45,9 @@ extension SyncContext {
     /// Drops dead operations (all, or those with these operation ids) and the local rows they would have
     /// written: the local change is given up. (Use ``revertToServer(operationId:)`` to keep the server's copy
     /// instead.) Returns how many were discarded.
+    ///
+    /// - Throws: ``SyncError/operationNotFound(id:)`` when a named id is not a dead operation; then nothing
+    ///   changes.
     @discardableResult
     public func discardDeadOperations(ids: Set<String>? = nil) async throws -> Int {
         let queue = self.queue
@@ -90,6 +96,10 @@ extension SyncContext {
             try await store.write { transaction -> [PendingOperation] in
                 let dead = try transaction.queuedOperations(.all).filter {
                     $0.state == .dead && (ids?.contains($0.id) ?? true)
+                }
+                // All or nothing: a mistyped id must not leave the others changed.
+                if let missing = ids?.subtracting(dead.map(\.id)).sorted().first {
+                    throw SyncError.operationNotFound(id: missing)
                 }
                 try change(dead, transaction)
                 return dead
