@@ -56,7 +56,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
         case .pushInProgress: "push refused: another process is pushing the same store (nothing was sent)"
         case .errorNotFound: "no push error has the given id (it was resolved, or its operation changed or was pushed)"
-        case .operationNotFound: "no operation has the given id (it was pushed, retried, discarded or reverted); nothing changed"
+        case .operationNotFound:
+            "no operation has the given id (it was pushed, retried, discarded or reverted); nothing changed"
         case .usage: "bad usage: unknown option, invalid value or filter, a misspelled table or column name"
         }
     }
