@@ -57,6 +57,33 @@ enum OrderingChecks {
             let none = StoreQuery(table: FilterFixture.table, limit: 0)
             try Expect.equal(try await ids(store, none), [], "limit 0")
         },
+        StoreConformanceCheck(name: "every page of every ordering is the same slice of the whole ordered result") {
+            makeStore in
+            // Paged reads may run other SQL than whole reads (SQLiteStore sorts only keys for a page).
+            let store = try await FilterFixture.store(makeStore)
+            let orderings: [[SortDescriptor]] = [
+                [SortDescriptor("n")], [SortDescriptor("n", ascending: false)],
+                [SortDescriptor("done", ascending: false), SortDescriptor("text")], [SortDescriptor("due")],
+                [SortDescriptor("nope"), SortDescriptor("id", ascending: false)],
+            ]
+            let filters: [FilterExpression?] = [nil, .comparison(.notEqual, .property("n"), .value(.null))]
+            for ordering in orderings {
+                for filter in filters {
+                    let whole = try await ids(
+                        store, StoreQuery(table: FilterFixture.table, filter: filter, ordering: ordering))
+                    for offset in [0, 1, 4, 9, 11] {
+                        for limit in [1, 3, 10] {
+                            let page = StoreQuery(
+                                table: FilterFixture.table, filter: filter, ordering: ordering, limit: limit,
+                                offset: offset)
+                            let expected = Array(whole.dropFirst(offset).prefix(limit))
+                            try Expect.equal(
+                                try await ids(store, page), expected, "\(ordering) offset \(offset) limit \(limit)")
+                        }
+                    }
+                }
+            }
+        },
         StoreConformanceCheck(name: "count applies the filter, the offset and the limit") { makeStore in
             let store = try await FilterFixture.store(makeStore)
             let notNull = FilterExpression.comparison(.notEqual, .property("n"), .value(.null))

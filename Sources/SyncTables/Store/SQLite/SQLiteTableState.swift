@@ -55,6 +55,9 @@ struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
     /// values (``SQLiteColumnOnlyStrings``) come with it. A wider table's are read by rowid, one more step.
     private(set) var storedColumns = ""
 
+    /// ``storedColumns`` qualified with the alias `_row`, for reads that join the table to a subquery.
+    private(set) var rowStoredColumns = ""
+
     /// The most projected columns every read selects (see ``storedColumns``).
     static let inlineColumnLimit = 32
 
@@ -63,8 +66,9 @@ struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
 
     private mutating func makeReadSQL() {
         let inline = columns.count <= Self.inlineColumnLimit ? orderedColumns : []
-        storedColumns =
-            "_json, \(SQLiteColumnOnlyStrings.listColumn), rowid" + inline.map { ", \"\($0.name)\"" }.joined()
+        let names = ["_json", SQLiteColumnOnlyStrings.listColumn, "rowid"] + inline.map { "\"\($0.name)\"" }
+        storedColumns = names.joined(separator: ", ")
+        rowStoredColumns = names.map { "_row.\($0)" }.joined(separator: ", ")
         storedColumnIndexes = Dictionary(
             uniqueKeysWithValues: inline.enumerated().map { ($1.number, Int32(3 + $0)) })
         // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
