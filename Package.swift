@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SyncTables", targets: ["SyncTables"]),
         .library(name: "SyncTablesSQLCipher", targets: ["SyncTablesSQLCipher"]),
         .library(name: "SyncTablesStoreConformance", targets: ["SyncTablesStoreConformance"]),
+        .library(name: "SyncTablesConfiguration", targets: ["SyncTablesConfiguration"]),
         .library(name: "SyncTablesServer", targets: ["SyncTablesServer"]),
         .executable(name: "sync-server", targets: ["sync-server"]),
         .executable(name: "synctables", targets: ["synctables"]),
@@ -52,7 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The server's PostgreSQL backend (`sync-server --database postgres://…`).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // `synctables sync --config`: YAML (and JSON) configuration files, with line numbers for errors.
+        // SyncTablesConfiguration (`synctables sync --config`): YAML and JSON files, with line numbers for errors.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // `swift package generate-documentation` (DocC); a command plugin, never linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -93,6 +94,15 @@ let package = Package(
             dependencies: ["SyncTables", "SyncTablesSQLite"] + sqliteEngine
         ),
         .target(name: "SyncTablesStoreConformance", dependencies: ["SyncTables"]),
+        // Sync configuration files for apps and `synctables sync`; Yams stays out of the core library.
+        .target(
+            name: "SyncTablesConfiguration",
+            dependencies: [
+                "SyncTables",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // A TCP proxy simulating a slow link, for tests and sync-bench (not a product).
         .target(
             name: "SlowLink",
@@ -131,10 +141,10 @@ let package = Package(
             name: "synctables",
             dependencies: [
                 "SyncTables",
+                "SyncTablesConfiguration",
                 "SyncTablesSQLCipher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
@@ -175,6 +185,10 @@ let package = Package(
             path: "Tests/SyncTablesStoreWriter"
         ),
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
+        .testTarget(
+            name: "SyncTablesConfigurationTests",
+            dependencies: ["SyncTablesConfiguration", "SyncTables", "SyncTablesServer"]
+        ),
         .testTarget(
             name: "SyncTablesTests",
             dependencies: [

@@ -15,10 +15,10 @@ import SyncTables
 /// }
 /// ```
 public enum StoreConformanceSuite {
-    /// Every check, grouped by topic: tables, writes, values, filters, ordering, transactions.
+    /// Every check, grouped by topic: tables, writes, values, filters, ordering, transactions, queue, history.
     public static var checks: [StoreConformanceCheck] {
         TableChecks.all + WriteChecks.all + ValueChecks.all + FilterChecks.all + OrderingChecks.all
-            + TransactionChecks.all + QueueChecks.all
+            + TransactionChecks.all + QueueChecks.all + HistoryChecks.all
     }
 
     /// The table-driven filter cases (filter, expected ids) run by the filter checks, for inspection.

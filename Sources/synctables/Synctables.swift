@@ -6,8 +6,10 @@ import SyncTables
 struct Synctables: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synctables",
-        abstract:
-            "Inspect and maintain a SyncTables store: status, queue, errors, dead operations, push, pull and purge.",
+        abstract: """
+            Inspect and maintain a SyncTables store: status, queue, errors, dead operations, history, push, pull, \
+            purge, sync.
+            """,
         discussion: """
             Every command takes --store PATH and prints text, or one JSON object with --json. \
             Errors are one line on stderr.
@@ -16,7 +18,7 @@ struct Synctables: AsyncParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, QueueCommand.self, ErrorsCommand.self, DeadCommand.self, PushCommand.self,
-            PullCommand.self, PurgeCommand.self, SyncCommand.self,
+            PullCommand.self, PurgeCommand.self, SyncCommand.self, HistoryCommand.self,
         ]
     )
 

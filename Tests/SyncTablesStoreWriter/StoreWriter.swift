@@ -7,6 +7,7 @@ import SyncTablesCore
 ///
 /// ```
 /// sync-store-writer write <database-path> <table> <id-prefix> <count> <seed>
+/// sync-store-writer discard <database-path> <table> <id-prefix> <count>
 /// ```
 ///
 /// It inserts `<count>` items `<id-prefix>-<n>`; after most inserts it updates an earlier item of its own
@@ -14,11 +15,18 @@ import SyncTablesCore
 /// processes write). It pauses for a random few milliseconds now and then (seeded, so a run can be
 /// repeated). It exits 0 when every write succeeded and read back as written, and 1, with the first
 /// failure on standard error, otherwise.
+///
+/// `discard` inserts `<count>` items `<id-prefix>-<n>` and discards each one's operation at once, so each
+/// adds one entry to the store's operation history.
 @main
 struct StoreWriter {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
+            if arguments.count == 5, arguments[0] == "discard", let count = Int(arguments[4]) {
+                try await discard(path: arguments[1], table: arguments[2], prefix: arguments[3], count: count)
+                return
+            }
             guard arguments.count == 6, arguments[0] == "write", let count = Int(arguments[4]),
                 let seed = UInt64(arguments[5])
             else { throw WriterFailure("usage: write <database-path> <table> <id-prefix> <count> <seed>") }
@@ -58,6 +66,18 @@ struct StoreWriter {
             if random.next() % 32 == 0 {
                 try await Task.sleep(for: .milliseconds(Int(random.next() % 5)))
             }
+        }
+        try await context.close()
+    }
+
+    private static func discard(path: String, table name: String, prefix: String, count: Int) async throws {
+        let context = try await SyncContext(store: try SQLiteStore(path: path))
+        let table = try await context.table(JSONObject.self, named: name)
+        for index in 0..<count {
+            let id = "\(prefix)-\(index)"
+            _ = try await table.insert(["id": .string(id)])
+            let operation = try await context.pendingOperations(table: name).first { $0.itemId == id }
+            try await context.discardPendingOperation(id: try operation.orThrow("no operation for \(id)").id)
         }
         try await context.close()
     }

@@ -121,6 +121,14 @@ struct SyncCommandTests {
             "sync.yml:2: engine.maxQueueSize: must be at least 1, not 0"
         ),
         (
+            "engine:\n  historyLimit: -1\ndefinitions: [{ table: todo }]\n",
+            "sync.yml:2: engine.historyLimit: must be at least 0, not -1"
+        ),
+        (
+            "engine:\n  historyMaxAge: a week\ndefinitions: [{ table: todo }]\n",
+            "sync.yml:2: engine.historyMaxAge: 'a week' is not a duration"
+        ),
+        (
             "engine:\n  breakerThreshold: two\ndefinitions: [{ table: todo }]\n",
             "sync.yml:2: engine.breakerThreshold: must be a whole number, not 'two'"
         ),

@@ -39,7 +39,7 @@ extension SyncContext {
             }
             let knownDates = definition(of: table)?.dateProperties ?? []
             let writer = LocalWriteTransaction(
-                table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
+                table: table, queue: queue, now: Timestamp(millisecondPrecision: clock.now()))
             let inFlightItems = self.inFlightItems
             itemIds = try await store.write { transaction in
                 var written: [String] = []

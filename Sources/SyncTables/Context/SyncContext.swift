@@ -35,6 +35,9 @@ public actor SyncContext {
     }
     /// The operation queue, shared with push, pull and purge.
     nonisolated let queue: OperationQueue
+    /// The time source of queued operations' creation times, the operation history, and an engine made
+    /// without a clock of its own.
+    public nonisolated var clock: any SyncClock { queue.history.clock }
     /// What makes this context the store's only pusher while it pushes (see ``PushLease``).
     nonisolated let pushLease: PushLease
     /// The subscribers of ``events``.
@@ -67,12 +70,16 @@ public actor SyncContext {
     /// `pushLeaseDuration` is how long another pusher of the same store file waits for this one after it
     /// stopped without finishing (killed mid-push, say): a push renews its lease with every operation, so
     /// make it longer than one request may take.
+    ///
+    /// `clock` dates queued operations and the entries of the operation history (see
+    /// ``history(table:limit:)``); a ``SyncEngine`` made without a clock of its own uses it too.
     public init(
         store: some LocalStore,
         client: SyncClient? = nil,
         conflictPolicy: ConflictPolicy = .manual,
         pushHandler: (any PushHandler)? = nil,
-        pushLeaseDuration: Duration = .seconds(60)
+        pushLeaseDuration: Duration = .seconds(60),
+        clock: any SyncClock = SystemSyncClock()
     ) async throws {
         try await SystemSchema.open(store)
         let existing = try await SyncError.mapping { try await store.tableDefinitions() }
@@ -88,7 +95,7 @@ public actor SyncContext {
         self.client = client
         self.conflictPolicy = conflictPolicy
         self.pushHandler = pushHandler
-        self.queue = OperationQueue(store: store)
+        self.queue = OperationQueue(store: store, history: OperationHistory(clock: clock))
         self.pushLease = PushLease(duration: pushLeaseDuration)
         self.definitions = Dictionary(
             existing.map { ($0.name.lowercased(), $0) },
@@ -193,7 +200,8 @@ public actor SyncContext {
         if !dateProperties.isEmpty {
             try await define(table, dateProperties: dateProperties)
         }
-        let writer = LocalWriteTransaction(table: table, queue: queue, now: Timestamp(millisecondPrecision: Date()))
+        let writer = LocalWriteTransaction(
+            table: table, queue: queue, now: Timestamp(millisecondPrecision: clock.now()))
         let itemIds = changes.map(\.itemId)
         let inFlightItems = self.inFlightItems
         let limit = maxQueueSize

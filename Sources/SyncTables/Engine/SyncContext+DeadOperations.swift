@@ -52,7 +52,7 @@ extension SyncContext {
     public func discardDeadOperations(ids: Set<String>? = nil) async throws -> Int {
         let queue = self.queue
         return try await changeDeadOperations(ids: ids) { operations, transaction in
-            try queue.remove(operations, in: transaction)
+            try queue.settle(operations, as: .discarded, in: transaction)
             for operation in operations where operation.kind != .delete {
                 _ = try transaction.delete(table: operation.table, ids: [operation.itemId])
             }
@@ -77,7 +77,7 @@ extension SyncContext {
         try await SyncError.mapping {
             try await store.write { transaction in
                 let stored = try OperationQueue.current(operation, in: transaction)
-                try queue.remove([stored], in: transaction)
+                try queue.settle([stored], as: .resolved, in: transaction)
                 if let serverItem, !serverItem.isTombstone {
                     try transaction.upsert(table: operation.table, items: [serverItem])
                 } else {

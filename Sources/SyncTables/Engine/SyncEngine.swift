@@ -91,7 +91,8 @@ public actor SyncEngine {
     ///   - networkMonitor: Where it learns whether the network is up: while it is down the engine is
     ///     ``SyncEngineState/offline`` and sends nothing, and it syncs when it comes back. `nil` (the default):
     ///     the network is assumed up.
-    ///   - clock: The time source; ``ManualSyncClock`` in tests.
+    ///   - clock: The time source (``ManualSyncClock`` in tests); by default the context's
+    ///     ``SyncContext/clock``.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
     ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
     ///     operation and pulled page (debug, with the operation id as `operation` metadata).
@@ -102,7 +103,7 @@ public actor SyncEngine {
         definitions: [SyncDefinition],
         configuration: SyncEngineConfiguration = SyncEngineConfiguration(),
         networkMonitor: (any NetworkMonitor)? = nil,
-        clock: any SyncClock = SystemSyncClock(),
+        clock: (any SyncClock)? = nil,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         logger: Logger = Logger(label: "SyncTables.SyncEngine"),
         metricsFactory: any MetricsFactory = MetricsSystem.factory
@@ -111,6 +112,7 @@ public actor SyncEngine {
         self.definitions = definitions
         self.configuration = configuration
         self.networkMonitor = networkMonitor
+        let clock = clock ?? context.clock
         self.clock = clock
         self.scheduler = SyncScheduler(definitions: definitions, now: clock.now())
         self.lastPulled = Array(repeating: nil, count: definitions.count)

@@ -259,35 +259,10 @@ extension SyncContext {
 
     /// Removes a confirmed operation and stores the server's item, atomically.
     private func completeSuccess(_ operation: PendingOperation, serverItem: JSONObject?) async -> PushStep {
-        let table = operation.table
         let queue = self.queue
         do {
-            try await store.write { transaction in
-                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
-                let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
-                if stored.version == operation.version {
-                    try queue.remove([stored], in: transaction)
-                    guard stored.kind != .delete, let serverRow else { return }
-                    if serverRow.isTombstone {
-                        // Our write landed, and the item was deleted on the server since (a retried write
-                        // answered with an equal but deleted item): the deletion wins, never a live row.
-                        try transaction.delete(table: table, ids: [operation.itemId])
-                    } else {
-                        try transaction.upsert(table: table, items: [serverRow])
-                    }
-                    return
-                }
-                // Edited while on the wire (only possible through queue APIs): keep the newer local data,
-                // take the server's system properties so the next push carries the right If-Match.
-                if stored.kind == .insert { stored.kind = .update }
-                stored.state = .pending
-                try OperationQueue.save([stored], in: transaction)
-                if let serverRow, var row = try transaction.lookup(table: table, id: operation.itemId) {
-                    for name in ["version", "createdAt", "updatedAt"] { row[name] = serverRow[name] }
-                    try transaction.upsert(table: table, items: [row])
-                }
-            }
-            changeNotifier.notify(table)
+            _ = try await store.write { try queue.completePush(of: operation, serverItem: serverItem, in: $0) }
+            changeNotifier.notify(operation.table)
             return .pushed
         } catch {
             return .abort(.abortedStore, reason: String(describing: error))
@@ -314,17 +289,13 @@ extension SyncContext {
             kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
             clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
             message: message, pushId: pushId, createdAt: Timestamp(date: .now))
+        let queue = self.queue
         do {
             // The error (replacing earlier ones of the operation) and the failed state commit together.
-            try await store.write { transaction in
-                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
-                try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
-                try OperationErrorRecord.save(record, in: transaction)
-                stored.state = .failed
-                try delivery?.recordFailure(
-                    of: &stored, status: status, message: message, retryAfter: retryAfter,
-                    permanent: permanent, in: transaction)
-                try OperationQueue.save([stored], in: transaction)
+            _ = try await store.write { transaction in
+                try queue.recordFailure(
+                    of: operation, error: record, retryAfter: retryAfter, permanent: permanent, delivery: delivery,
+                    in: transaction)
             }
             eventBroadcaster.publish(
                 .operationFailed(table: operation.table, id: operation.itemId, kind: operation.kind, status: status))
@@ -336,12 +307,8 @@ extension SyncContext {
 
     /// Moves an operation whose conflict stayed unresolved to the dead state (unless edited meanwhile).
     private func deadLetter(_ operation: PendingOperation) async {
-        try? await store.write { transaction in
-            guard var stored = try OperationQueue.stored(operation, in: transaction), stored.state == .failed
-            else { return }
-            stored.state = .dead
-            try OperationQueue.save([stored], in: transaction)
-        }
+        let queue = self.queue
+        _ = try? await store.write { try queue.deadLetter(operation, in: $0) }
     }
 
     /// Applies the context's conflict policy to an operation whose error was just recorded.

@@ -38,14 +38,14 @@ extension SyncContext {
                     guard item["id"] == .string(itemId) else {
                         throw SyncError.invalidQuery("the resolving item's id must be '\(itemId)'")
                     }
-                    try queue.remove([operation], in: transaction)
+                    try queue.settle([operation], as: .resolved, in: transaction)
                     if item.isTombstone {
                         try transaction.delete(table: table, ids: [itemId])
                     } else {
                         try transaction.upsert(table: table, items: [item])
                     }
                 case .cancelAndDiscardItem:
-                    try queue.remove([operation], in: transaction)
+                    try queue.settle([operation], as: .resolved, in: transaction)
                     try transaction.delete(table: table, ids: [itemId])
                 case .keepOperation(let item), .retry(let item):
                     guard item["id"] == .string(itemId) else {
@@ -64,6 +64,7 @@ extension SyncContext {
                         try transaction.upsert(table: table, items: [row])
                     }
                     try OperationQueue.save([operation], in: transaction)
+                    try queue.history.record(operation, .resolved, in: transaction)
                 case .unresolved:
                     break  // returned early above
                 }

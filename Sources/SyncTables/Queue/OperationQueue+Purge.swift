@@ -14,8 +14,9 @@ extension OperationQueue {
         try transaction.queuedOperations(OperationSelection(tables: [table], itemIds: itemIds))
     }
 
-    /// Removes the operations of a table (all of them, or those of some items) with their stored errors;
-    /// returns the removed operations. A forced purge uses it before deleting the rows.
+    /// Removes the operations of a table (all of them, or those of some items) with their stored errors,
+    /// recording them as discarded; returns the removed operations. A forced purge uses it before deleting
+    /// the rows.
     @discardableResult
     func removeOperations(
         table: String,
@@ -23,7 +24,7 @@ extension OperationQueue {
         in transaction: any StoreTransaction
     ) throws -> [PendingOperation] {
         let removed = try Self.operations(table: table, itemIds: itemIds, in: transaction)
-        try remove(removed, in: transaction)
+        try settle(removed, as: .discarded, in: transaction)
         if itemIds == nil {
             // Errors of operations already gone (e.g. left by a crashed push) belong to the table too.
             try OperationErrorRecord.deleteRecords(table: table, in: transaction)

@@ -144,7 +144,7 @@ extension OperationQueue {
                 guard let stored = try Self.operation(id: id, in: transaction) else {
                     throw SyncError.operationNotFound(id: id)
                 }
-                try remove([stored], in: transaction)
+                try settle([stored], as: .discarded, in: transaction)
                 return stored
             }
         }

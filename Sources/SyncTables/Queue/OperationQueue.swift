@@ -12,6 +12,8 @@ import Foundation
 struct OperationQueue: Sendable {
     /// The store holding `__operations`.
     let store: any LocalStore
+    /// Where outcomes (pushed, failed, dead, discarded, resolved) are recorded, in their transactions.
+    let history: OperationHistory
 
     // MARK: Building blocks for one transaction
 

@@ -8,6 +8,8 @@ enum SystemConfig {
     static let operationSequenceKey = "operationSequence"
     /// The sync engine's failed cycles in a row and when it may run the next: `<failures>|<ISO-8601 time>`.
     static let engineBackoffKey = "engineBackoff"
+    /// The number of the latest operation history entry, so numbers keep growing after pruning.
+    static let historySequenceKey = "historySequence"
 
     /// What a per-pull key records; keys are `<kind>|<table>|<queryId>` (an empty query id for full pulls).
     enum PullKeyKind: String, CaseIterable {

@@ -23,6 +23,10 @@ enum SystemSchema {
             // The sync engine's retry schedule; operations may now also be in state `dead`.
             try transaction.defineTable(SystemTables.retriesDefinition)
         },
+        Migration(version: 3) { transaction in
+            // The operation history: what became of each operation, for an app's activity screen.
+            try transaction.defineTable(OperationHistory.definition)
+        },
     ]
 
     /// The layout version this library writes.

@@ -6,8 +6,10 @@
 ///   `__synctables_operations`, instead.
 /// - `__errors`: push errors, one row per failed attempt, scoped by operation and table.
 /// - `__config`: key/value settings: the schema version, delta tokens
-///   (`deltaToken|<table>|<queryId>`), last pull times (`lastPull|<table>|<queryId>`) and the
-///   highest operation sequence handed out.
+///   (`deltaToken|<table>|<queryId>`), last pull times (`lastPull|<table>|<queryId>`), the
+///   highest operation sequence handed out and the last history entry's number.
+/// - `__retries`: the sync engine's delivery state of failed operations.
+/// - `__history`: what became of operations (``OperationHistoryEntry``), within the context's retention.
 enum SystemTables {
     /// The operation queue.
     static let operations = "__operations"
@@ -17,6 +19,8 @@ enum SystemTables {
     static let config = "__config"
     /// The engine's delivery state of failed operations (``RetryRecord``), one row per operation id.
     static let retries = "__retries"
+    /// The operation history (``OperationHistory``).
+    static let history = "__history"
 
     /// The prefix reserved for system tables; user tables may not use it.
     static let reservedPrefix = "__"

@@ -11,13 +11,18 @@
     /// host that only talks to a server on loopback is offline by this definition: use no monitor, or a
     /// ``ManualNetworkMonitor``, there.
     public final class NetlinkNetworkMonitor: NetworkMonitor, @unchecked Sendable {
-        private let worker: NetlinkWorker
+        let worker: NetlinkWorker
 
         /// Opens the netlink sockets (in the network namespace of the calling thread) and starts monitoring.
         ///
         /// - Throws: ``NetworkMonitorError`` when the sockets cannot be opened or read.
-        public init() throws {
-            worker = try NetlinkWorker()
+        public convenience init() throws {
+            try self.init(poll: { Glibc.poll($0, $1, $2) })
+        }
+
+        /// A monitor whose loop waits through `poll` (tests inject a failing one).
+        init(poll: @escaping NetlinkWorker.Poll) throws {
+            worker = try NetlinkWorker(poll: poll)
             let worker = worker
             let thread = Thread { worker.run() }
             thread.name = "SyncTables.NetlinkNetworkMonitor"
@@ -38,17 +43,27 @@
     public typealias SystemNetworkMonitor = NetlinkNetworkMonitor
 
     /// The sockets and the loop of a ``NetlinkNetworkMonitor``; its thread owns it until ``stop()``.
-    private final class NetlinkWorker: @unchecked Sendable {
+    final class NetlinkWorker: @unchecked Sendable {
+        /// `poll(2)`'s signature.
+        typealias Poll = @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
+
         let broadcaster: ValueBroadcaster<NetworkReachability>
+        private let poll: Poll
         /// Subscribed to change notifications.
         private let events: Int32
         /// Sends dump requests and reads their answers.
         private let queries: Int32
-        /// Writing to it ends the loop.
+        /// Writing to it ends the loop. The thread closes the read end when it ends, ``stop()`` the write end.
         private let stopPipe: (read: Int32, write: Int32)
         private var sequence: UInt32 = 1
+        /// Guards `finished` and `stopped`: ``stop()`` must not write once the loop closed its end (it may end
+        /// on its own, when `poll` fails), or the byte could go to whatever file reused the descriptor.
+        private let lock = NSLock()
+        private var finished = false
+        private var stopped = false
 
-        init() throws {
+        init(poll: @escaping Poll) throws {
+            self.poll = poll
             events = try Netlink.openSocket(groups: Netlink.changeGroups)
             do {
                 queries = try Netlink.openSocket(groups: 0)
@@ -72,15 +87,32 @@
             }
         }
 
+        /// Whether the loop has ended and closed its descriptors (for tests).
+        var loopHasEnded: Bool { lock.withLock { finished } }
+
+        /// The write end of the stop pipe (for tests).
+        var stopDescriptor: Int32 { stopPipe.write }
+
+        /// Ends the loop (if it still runs) and releases the write end of the stop pipe; later calls do nothing.
         func stop() {
-            var byte: UInt8 = 1
-            _ = write(stopPipe.write, &byte, 1)
+            lock.withLock {
+                guard !stopped else { return }
+                stopped = true
+                if !finished {
+                    var byte: UInt8 = 1
+                    _ = write(stopPipe.write, &byte, 1)
+                }
+                close(stopPipe.write)
+            }
         }
 
         /// Waits for change notifications until stopped; each burst leads to one fresh reading.
         func run() {
             defer {
-                for descriptor in [events, queries, stopPipe.read, stopPipe.write] { close(descriptor) }
+                lock.withLock {
+                    finished = true
+                    for descriptor in [events, queries, stopPipe.read] { close(descriptor) }
+                }
             }
             var descriptors = [
                 pollfd(fd: events, events: Int16(POLLIN), revents: 0),
@@ -88,7 +120,7 @@
             ]
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let ready = poll(&descriptors, 2, -1)
+                let ready = self.poll(&descriptors, 2, -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     return

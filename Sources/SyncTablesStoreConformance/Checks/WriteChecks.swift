@@ -22,6 +22,13 @@ enum WriteChecks {
             let gone = StoreQuery(table: "T", filter: .comparison(.equal, .property("gone"), .value(.integer(1))))
             try Expect.equal(try await store.count(gone), 0, "the dropped property no longer filters")
         },
+        StoreConformanceCheck(name: "upsert of an existing id replaces it in a table whose rows only ever had an id") {
+            makeStore in
+            let store = try await makeStore()
+            try await Build.table(store, "T", items: [Build.object(["id": .string("a")])])
+            try await store.write { try $0.upsert(table: "T", items: [Build.object(["id": .string("a")])]) }
+            try Expect.equal(try await store.read(StoreQuery(table: "T")), [Build.object(["id": .string("a")])], "rows")
+        },
         StoreConformanceCheck(name: "insertNew stores new rows, and changes nothing when one id is stored or repeated")
         {
             makeStore in

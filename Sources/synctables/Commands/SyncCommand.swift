@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SyncTables
+import SyncTablesConfiguration
 
 /// `synctables sync`: one sync engine cycle as a configuration file describes it, or with `--watch` the engine
 /// running until SIGINT or SIGTERM.
@@ -30,16 +31,18 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(options) {
-            let file: SyncFileConfiguration
+            let file: SyncConfiguration
             do {
-                file = try SyncFileConfiguration.load(path: config)
+                file = try SyncConfiguration.load(contentsOf: config)
             } catch {
                 throw CommandFailure(.usage, String(describing: error))
             }
             let client = try ServerConnection.client(server)
             let output = Output(options)
             try await StoreSession.with(options, client: client) { session in
-                let engine = try await Self.engine(for: file, context: session.context)
+                var logger = Logger(label: "synctables.sync")
+                logger.logLevel = .error
+                let engine = try await file.makeEngine(context: session.context, logger: logger)
                 if watch {
                     await Self.watch(engine, output: output)
                 } else {
@@ -47,23 +50,6 @@ struct SyncCommand: AsyncParsableCommand {
                 }
             }
         }
-    }
-
-    private static func engine(for file: SyncFileConfiguration, context: SyncContext) async throws -> SyncEngine {
-        if let limit = file.maxQueueSize { await context.setMaxQueueSize(limit) }
-        var definitions: [SyncDefinition] = []
-        for definition in file.definitions {
-            let table = try await context.table(JSONObject.self, named: definition.table)
-            var pullOptions = PullOptions()
-            if let pageSize = definition.pageSize { pullOptions.pageSize = pageSize }
-            definitions.append(
-                SyncDefinition(
-                    table, queryId: definition.queryId, conflictPolicy: definition.conflictPolicy?.policy,
-                    pullOptions: pullOptions, schedule: definition.schedule))
-        }
-        var logger = Logger(label: "synctables.sync")
-        logger.logLevel = .error
-        return SyncEngine(context: context, definitions: definitions, configuration: file.engine, logger: logger)
     }
 
     private static func once(_ engine: SyncEngine, output: Output) async throws {
@@ -136,16 +122,6 @@ struct SyncCommand: AsyncParsableCommand {
             "failedPulls": .array(
                 report.failedPulls.map { .object(["table": .string($0.table), "error": .string($0.error)]) }),
         ]
-    }
-}
-
-extension SyncFileConfiguration.ConflictPolicyName {
-    var policy: ConflictPolicy {
-        switch self {
-        case .manual: .manual
-        case .serverWins: .serverWins
-        case .clientWins: .clientWins
-        }
     }
 }
 

@@ -69,7 +69,7 @@ struct PersistenceTests {
         let stamp = try await store.lookup(table: "__config", id: "schemaVersion")
         #expect(stamp?["value"] == .string(String(SystemSchema.currentVersion)))
         let names = Set(try await store.tableDefinitions().map(\.name))
-        #expect(names.isSuperset(of: ["__errors", "__config", "__retries"]))
+        #expect(names.isSuperset(of: ["__errors", "__config", "__retries", "__history"]))
         // SQLiteStore keeps the queue in its own relational table; other stores in `__operations` rows.
         #expect(names.contains("__operations") == (kind == .memory))
     }

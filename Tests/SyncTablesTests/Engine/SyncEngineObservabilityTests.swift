@@ -11,16 +11,18 @@ struct SyncEngineObservabilityTests {
         try await SyncHarness.with { harness in
             let log = CapturedLog()
             let metrics = TestMetrics()
+            // One clock dates the operations and drives the engine, so the oldest operation's age is exact.
+            let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
             let context = try await SyncContext(
-                store: try SQLiteStore(path: harness.directory.newDatabasePath()), client: SyncClient(url: harness.url))
+                store: try SQLiteStore(path: harness.directory.newDatabasePath()), client: SyncClient(url: harness.url),
+                clock: clock)
             let todos = try await context.table(TodoItem.self)
             try await todos.insert(TodoItem(id: "good", text: "one"))
             try await todos.insert(TodoItem(id: "bad", text: "two"))
-            let clock = ManualSyncClock()  // starts after the operations were created
             let engine = SyncEngine(
                 context: context, definitions: [SyncDefinition(todos, queryId: "all")],
-                configuration: SyncEngineConfiguration(retry: RetryPolicy(maxAttempts: 2)), clock: clock,
-                random: { 0.5 }, logger: log.logger(), metricsFactory: metrics)
+                configuration: SyncEngineConfiguration(retry: RetryPolicy(maxAttempts: 2)), random: { 0.5 },
+                logger: log.logger(), metricsFactory: metrics)
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 2, action: .respond(status: 400)))
             _ = try await harness.controls.seed(
@@ -62,7 +64,7 @@ struct SyncEngineObservabilityTests {
             clock.advance(by: .seconds(90))
             await engine.syncNow()
             let age = try #require(try metrics.expectGauge("synctables_oldest_pending_operation_age_seconds").lastValue)
-            #expect(age >= 90 && age < 600)  // created before the clock started
+            #expect(age == 90)
         }
     }
 

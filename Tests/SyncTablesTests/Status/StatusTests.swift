@@ -20,7 +20,7 @@ struct StatusTests {
 
             let status = try await device.context.status()
 
-            #expect(status.schemaVersion == 2)
+            #expect(status.schemaVersion == 3)
             #expect(status.pendingOperations == 1 && status.pushErrors == 1)
             let table = try #require(status.tables.first { $0.name == "TodoItem" })
             #expect(table.rows == 2 && table.pendingOperations == 1 && table.pushErrors == 1)

@@ -14,4 +14,12 @@ enum StoreWriterProcess {
         return try await SynctablesExecutable.runProcess(
             url, arguments: ["write", path, table, prefix, String(count), String(seed)], environment: [:])
     }
+
+    /// Inserts `count` items `<prefix>-<n>` into `table` of the store at `path` and discards each one's
+    /// operation (one history entry each); returns when the process exits.
+    static func discard(path: String, table: String, prefix: String, count: Int) async throws -> CLIRun {
+        try #require(FileManager.default.isExecutableFile(atPath: url.path), "build sync-store-writer first")
+        return try await SynctablesExecutable.runProcess(
+            url, arguments: ["discard", path, table, prefix, String(count)], environment: [:])
+    }
 }

@@ -364,7 +364,9 @@ final class SQLiteStorage {
         }
         guard missing.isEmpty else { return .missing(missing) }
         try insert.bind(columnOnly.sqliteValue, at: 3)
-        try insert.bind(queued, at: 4)
+        // The row-replacing statement has no `_queued` (?4); without projected columns it has no ?5 either,
+        // so SQLite knows no parameter 4 in it.
+        if insert.parameterCount >= 4 { try insert.bind(queued, at: 4) }
         return .bound
     }
 

@@ -213,6 +213,11 @@ struct PushCrashModel {
                 }
             }
         }
+        // Each operation that left the queue recorded exactly one history entry in its transaction, and
+        // nothing else did: the history counter equals the number of confirmed operations.
+        let confirmed = operations.filter { !local.pendingOperations.contains($0.key) }.count
+        let recorded = local.config["historySequence"].flatMap { Int($0) } ?? 0
+        #expect(recorded == confirmed, "run \(run): \(recorded) history entries for \(confirmed) confirmed operations")
     }
 
     /// At the end: every write request for an item (alone or inside a batch) carried the version the server had before the push,

@@ -1,17 +1,18 @@
 import Yams
 
-/// What is wrong with a sync configuration file, where: `sync.yml:7: definitions[0].interval: …`.
-struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+/// What is wrong with a sync configuration file, and where: `sync.yml:7: definitions[0].interval: …`.
+public struct SyncConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file.
-    let file: String
+    public let file: String
     /// The line (1-based), when known.
-    let line: Int?
+    public let line: Int?
     /// The key path, e.g. `definitions[0].interval`.
-    let key: String?
+    public let key: String?
     /// What is wrong.
-    let message: String
+    public let message: String
 
-    init(file: String, line: Int?, key: String?, message: String) {
+    /// An error.
+    public init(file: String, line: Int?, key: String?, message: String) {
         self.file = file
         self.line = line
         self.key = key
@@ -33,7 +34,8 @@ struct ConfigurationError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    /// `file:line: key: message`, leaving out what is not known.
+    public var description: String {
         var text = file
         if let line { text += ":\(line)" }
         text += ": "

@@ -2,13 +2,13 @@ import Foundation
 import SyncTables
 import Yams
 
-/// Reads a composed YAML document into a ``SyncFileConfiguration``, naming the line and key of the first
+/// Reads a composed YAML document into a ``SyncConfiguration``, naming the line and key of the first
 /// thing wrong: an unknown key, a missing one, or a value of the wrong kind or out of range.
 struct ConfigurationReader {
     let file: String
 
-    func configuration(_ root: Node) throws(ConfigurationError) -> SyncFileConfiguration {
-        var result = SyncFileConfiguration()
+    func configuration(_ root: Node) throws(SyncConfigurationError) -> SyncConfiguration {
+        var result = SyncConfiguration()
         let top = try mapping(root, key: nil, allowed: ["engine", "definitions"])
         if let engine = top["engine"] { try read(engine: engine, into: &result) }
         guard let definitions = top["definitions"] else {
@@ -24,15 +24,28 @@ struct ConfigurationReader {
         return result
     }
 
-    private func read(engine node: Node, into result: inout SyncFileConfiguration) throws(ConfigurationError) {
+    private func read(engine node: Node, into result: inout SyncConfiguration) throws(SyncConfigurationError) {
         let keys = try mapping(
             node, key: "engine",
-            allowed: ["minimumCycleInterval", "maxQueueSize", "breakerThreshold", "breakerCooldown", "retry"])
+            allowed: [
+                "minimumCycleInterval", "maxQueueSize", "historyLimit", "historyMaxAge", "breakerThreshold",
+                "breakerCooldown", "retry",
+            ])
         var engine = SyncEngineConfiguration()
         if let value = keys["minimumCycleInterval"] {
             engine.minimumCycleInterval = try duration(value, "engine.minimumCycleInterval")
         }
         if let value = keys["maxQueueSize"] { result.maxQueueSize = try integer(value, "engine.maxQueueSize", min: 1) }
+        if keys["historyLimit"] != nil || keys["historyMaxAge"] != nil {
+            var retention = OperationHistoryRetention()
+            if let value = keys["historyLimit"] {
+                retention.maxEntries = try integer(value, "engine.historyLimit", min: 0)
+            }
+            if let value = keys["historyMaxAge"] {
+                retention.maxAge = try duration(value, "engine.historyMaxAge")
+            }
+            result.historyRetention = retention
+        }
         if let value = keys["breakerThreshold"] {
             engine.breakerThreshold = try integer(value, "engine.breakerThreshold", min: 1)
         }
@@ -56,12 +69,12 @@ struct ConfigurationReader {
         result.engine = engine
     }
 
-    private func definition(_ node: Node, key: String) throws(ConfigurationError) -> SyncFileConfiguration.Definition {
+    private func definition(_ node: Node, key: String) throws(SyncConfigurationError) -> SyncConfiguration.Definition {
         let keys = try mapping(
             node, key: key,
             allowed: ["table", "queryId", "interval", "triggers", "maxAge", "pageSize", "conflictPolicy"])
         guard let tableNode = keys["table"] else { throw error(node, key, "missing key 'table'") }
-        var definition = SyncFileConfiguration.Definition(table: try string(tableNode, "\(key).table"))
+        var definition = SyncConfiguration.Definition(table: try string(tableNode, "\(key).table"))
         if let value = keys["queryId"] { definition.queryId = try string(value, "\(key).queryId") }
         if let value = keys["interval"] {
             let interval = try duration(value, "\(key).interval")
@@ -73,8 +86,8 @@ struct ConfigurationReader {
         if let value = keys["pageSize"] { definition.pageSize = try integer(value, "\(key).pageSize", min: 1) }
         if let value = keys["conflictPolicy"] {
             let name = try string(value, "\(key).conflictPolicy")
-            guard let policy = SyncFileConfiguration.ConflictPolicyName(rawValue: name) else {
-                let known = SyncFileConfiguration.ConflictPolicyName.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let policy = SyncConfiguration.ConflictPolicyName(rawValue: name) else {
+                let known = SyncConfiguration.ConflictPolicyName.allCases.map(\.rawValue).joined(separator: ", ")
                 throw error(value, "\(key).conflictPolicy", "unknown policy '\(name)' (use one of: \(known))")
             }
             definition.conflictPolicy = policy
@@ -87,7 +100,7 @@ struct ConfigurationReader {
 
     private static let triggerNames = ["appStart", "foreground", "networkReconnect", "intervalOnly", "afterLocalWrite"]
 
-    private func triggers(_ node: Node, _ key: String) throws(ConfigurationError) -> Set<SyncTrigger> {
+    private func triggers(_ node: Node, _ key: String) throws(SyncConfigurationError) -> Set<SyncTrigger> {
         guard case .sequence(let list) = node else {
             throw error(node, key, "must be a list, e.g. [networkReconnect, { afterLocalWrite: 2s }]")
         }
@@ -121,7 +134,8 @@ struct ConfigurationReader {
     // MARK: Values
 
     /// The pairs of a mapping by key, refusing keys not in `allowed` (Yams refuses repeated keys).
-    private func mapping(_ node: Node, key: String?, allowed: [String]) throws(ConfigurationError) -> [String: Node] {
+    private func mapping(_ node: Node, key: String?, allowed: [String]) throws(SyncConfigurationError) -> [String: Node]
+    {
         guard case .mapping(let pairs) = node else { throw error(node, key, "must be a mapping of keys to values") }
         var result: [String: Node] = [:]
         for (keyNode, value) in pairs {
@@ -135,14 +149,14 @@ struct ConfigurationReader {
         return result
     }
 
-    private func string(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
+    private func string(_ node: Node, _ key: String) throws(SyncConfigurationError) -> String {
         guard case .scalar(let scalar) = node, !scalar.string.isEmpty else {
             throw error(node, key, "must be a non-empty text")
         }
         return scalar.string
     }
 
-    private func integer(_ node: Node, _ key: String, min: Int) throws(ConfigurationError) -> Int {
+    private func integer(_ node: Node, _ key: String, min: Int) throws(SyncConfigurationError) -> Int {
         guard case .scalar(let scalar) = node, let value = Int(scalar.string) else {
             throw error(node, key, "must be a whole number, not '\(node.scalar?.string ?? "a list or mapping")'")
         }
@@ -150,7 +164,7 @@ struct ConfigurationReader {
         return value
     }
 
-    private func duration(_ node: Node, _ key: String) throws(ConfigurationError) -> Duration {
+    private func duration(_ node: Node, _ key: String) throws(SyncConfigurationError) -> Duration {
         guard case .scalar(let scalar) = node, let duration = DurationText.parse(scalar.string) else {
             throw error(
                 node, key,
@@ -159,26 +173,7 @@ struct ConfigurationReader {
         return duration
     }
 
-    private func error(_ node: Node, _ key: String?, _ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: node.mark?.line, key: key, message: message)
-    }
-}
-
-/// Durations as configuration files write them: `500ms`, `30s`, `5m`, `1h`, `1d`, or a number of seconds.
-enum DurationText {
-    private static let units: [(suffix: String, seconds: Double)] = [
-        ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3_600), ("d", 86_400),
-    ]
-
-    static func parse(_ text: String) -> Duration? {
-        let text = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(text) { return seconds >= 0 && seconds.isFinite ? .seconds(seconds) : nil }
-        for unit in units where text.hasSuffix(unit.suffix) {
-            guard let amount = Double(text.dropLast(unit.suffix.count)), amount >= 0, amount.isFinite else {
-                continue
-            }
-            return .milliseconds(Int64((amount * unit.seconds * 1_000).rounded()))
-        }
-        return nil
+    private func error(_ node: Node, _ key: String?, _ message: String) -> SyncConfigurationError {
+        SyncConfigurationError(file: file, line: node.mark?.line, key: key, message: message)
     }
 }

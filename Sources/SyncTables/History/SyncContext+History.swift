@@ -1,0 +1,39 @@
+// The operation history: what became of each operation, for an app's "sync activity" screen.
+
+extension SyncContext {
+    /// The latest operation history entries, newest first: of one table (or all), at most `limit` of them.
+    ///
+    /// Every push outcome (pushed, failed, dead-lettered) and every discard or resolution adds an entry in the
+    /// transaction that commits it, from this process or any other using the same store. The history keeps
+    /// what ``historyRetention`` allows. Refresh an activity screen on the ``events`` that report outcomes
+    /// (``SyncEvent/operationPushed(table:id:kind:)``, ``SyncEvent/operationFailed(table:id:kind:status:)``,
+    /// ``SyncEvent/operationDiscarded(_:)``, ``SyncEvent/pushFinished(status:pushed:failed:)``).
+    ///
+    /// ```swift
+    /// for entry in try await context.history(table: "TodoItem", limit: 20) {
+    ///     print(entry.recordedAt, entry.itemId, entry.outcome, entry.status.map { "HTTP \($0)" } ?? "")
+    /// }
+    /// ```
+    ///
+    /// Throws ``SyncError/invalidQuery(_:)`` for a negative limit.
+    public func history(table: String? = nil, limit: Int? = nil) async throws -> [OperationHistoryEntry] {
+        if let limit, limit < 0 { throw SyncError.invalidQuery("the history limit must not be negative, not \(limit)") }
+        let rows = try await SyncError.mapping {
+            try await store.read(OperationHistory.query(table: table, limit: limit))
+        }
+        return try rows.map(OperationHistory.entry(from:))
+    }
+
+    /// How much history is kept: by default the latest 1,000 entries.
+    public nonisolated var historyRetention: OperationHistoryRetention { queue.history.retention }
+
+    /// Changes how much history is kept from the next entry on (older entries beyond the new limits go
+    /// when the next one is recorded). A retention of zero entries records nothing.
+    ///
+    /// ```swift
+    /// context.setHistoryRetention(OperationHistoryRetention(maxEntries: 500, maxAge: .seconds(86_400)))
+    /// ```
+    public nonisolated func setHistoryRetention(_ retention: OperationHistoryRetention) {
+        queue.history.retention = retention
+    }
+}
