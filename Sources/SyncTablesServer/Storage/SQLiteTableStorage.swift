@@ -63,6 +63,10 @@ struct SQLiteTableStorage: TableStorage {
         }
     }
 
+    func checkReady() async throws {
+        _ = try await store.tableDefinitions()
+    }
+
     func close() async throws {
         if ownsStore { try await store.close() }
     }

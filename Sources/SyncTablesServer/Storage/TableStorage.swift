@@ -41,6 +41,10 @@ protocol TableStorage: Sendable {
     /// Deletes every row of every table (test controls).
     func removeAllRows() async throws
 
+    /// Returns when the storage can serve requests (the database answers and the server's relations exist);
+    /// throws why not otherwise. `/ready` asks it.
+    func checkReady() async throws
+
     /// Releases the storage's resources; nothing may be called afterwards.
     func close() async throws
 }

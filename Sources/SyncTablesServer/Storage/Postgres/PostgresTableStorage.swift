@@ -249,6 +249,18 @@ final class PostgresTableStorage: TableStorage {
         }
     }
 
+    func checkReady() async throws {
+        do {
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(counters)"), logger: logger)
+            for try await _ in rows {}
+        } catch let error as PSQLError where ["42P01", "3F000"].contains(error.serverInfo?[.sqlState] ?? "") {
+            throw PostgresStorageError.schemaMissing(schema)
+        } catch let error as PSQLError {
+            throw PostgresStorageError.database(message: Self.summary(error), sqlState: error.serverInfo?[.sqlState])
+        }
+    }
+
     func close() async throws {
         runner.cancel()
         await runner.value
@@ -406,6 +418,10 @@ final class PostgresTableStorage: TableStorage {
     /// What went wrong, from the server's message or the connection error.
     private static func summary(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
+        if error.code == .sslUnsupported {
+            return "the server does not offer TLS, which sslmode=require needs (enable ssl on the server, or use "
+                + "sslmode=prefer or disable)"
+        }
         if let message = error.serverInfo?[.message] { return message }
         return error.underlying.map { "\($0)" } ?? "\(error.code)"
     }
@@ -419,6 +435,7 @@ enum PostgresStorageError: Error, CustomStringConvertible {
     case unreachable(database: String, underlying: String)
     case missingTable(String)
     case invalidRow
+    case schemaMissing(String)
     case database(message: String, sqlState: String?)
 
     var description: String {
@@ -427,6 +444,7 @@ enum PostgresStorageError: Error, CustomStringConvertible {
             "Cannot open the PostgreSQL database \(database): \(underlying)"
         case .missingTable(let table): "The table '\(table)' has no counter row."
         case .invalidRow: "A stored row is not a JSON object."
+        case .schemaMissing(let schema): "The schema '\(schema)' or the server's tables in it are missing."
         case .database(let message, let sqlState): "PostgreSQL: \(message) (SQLSTATE \(sqlState ?? "none"))"
         }
     }
