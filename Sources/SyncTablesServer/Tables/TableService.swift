@@ -58,6 +58,7 @@ struct TableService: Sendable {
     /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
     func insert(table: String, item body: JSONObject) async throws -> JSONObject {
         try ItemBody.rejectReservedProperties(body)
+        try ItemBody.rejectNUL(body)
         let id = try ItemBody.bodyID(body) ?? ItemBody.generatedID()
         var submitted = body
         submitted["id"] = .string(id)
@@ -86,6 +87,7 @@ struct TableService: Sendable {
         precondition: ETag.Precondition?
     ) async throws -> JSONObject {
         try ItemBody.rejectReservedProperties(body)
+        try ItemBody.rejectNUL(body)
         if let bodyID = try ItemBody.bodyID(body), bodyID != id {
             throw ServerError(.badRequest, "The item ID and querystring ID did not match")
         }
