@@ -21,7 +21,8 @@ import Testing
 /// last acknowledged write left it; every client ends with exactly the database's rows. In the second test
 /// one instance is killed (SIGKILL) mid-traffic and the clients fail over to the other two.
 ///
-/// Only on the PostgreSQL run (`SYNC_TEST_BACKEND=postgres`). Replay with `SYNCTABLES_INSTANCES_SEED=<seed>`;
+/// Only on the PostgreSQL run (`SYNC_TEST_BACKEND=postgres`); they keep both cores of a small machine busy
+/// for a minute, so `scripts/test` runs them on their own, after the rest of the server suite. Replay with `SYNCTABLES_INSTANCES_SEED=<seed>`;
 /// `SYNCTABLES_INSTANCES_WRITES` (default 500) sets the writes per client.
 @Suite("Several sync-server instances on one PostgreSQL database", .serialized)
 struct SeveralInstancesTests {
