@@ -19,10 +19,11 @@ struct GracefulShutdownTests {
         let (status, ended) = try await ChildServers.with(
             count: 1, arguments: ["--in-memory", "--enable-test-controls"]
         ) { servers in
-            // Given a request held in flight for 5 seconds
+            // Given a ready server with a request held in flight for 10 seconds (long enough for the steps
+            // below on a loaded machine)
             let server = servers[0]
-            let slow = try await Self.requestInFlight(on: server, milliseconds: 5_000)
             #expect(try await server.send(.get, "/ready", apiVersion: nil).status == 200)
+            let slow = try await Self.requestInFlight(on: server, milliseconds: 10_000)
 
             // When the server gets SIGTERM
             server.send(signal: SIGTERM)

@@ -175,17 +175,18 @@ struct TableService: Sendable {
                 }
             }
         }
-        var items: [[UInt8]] = []
-        for slice in slices where items.count < take {
-            let query = StoreQuery(
-                table: table, filter: slice, ordering: options.storeOrdering, limit: take - items.count,
-                offset: options.skip)
-            if let select = options.select {
-                items += try await storage.read(query).map { Self.project($0, onto: select).jsonBytes }
-            } else {
-                // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
-                items += try await storage.readJSON(query)
+        let queries = slices.map { slice in
+            StoreQuery(
+                table: table, filter: slice, ordering: options.storeOrdering, limit: take, offset: options.skip)
+        }
+        let items: [[UInt8]]
+        if let select = options.select {
+            items = try await storage.read(slices: queries, limit: take).map {
+                Self.project($0, onto: select).jsonBytes
             }
+        } else {
+            // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
+            items = try await storage.readJSON(slices: queries, limit: take)
         }
         // The count is of every matching row, not of those after the page boundary, and only when asked for.
         let count = options.inlineCount ? try await storage.count(StoreQuery(table: table, filter: filter)) : nil
