@@ -210,6 +210,8 @@ let package = Package(
             dependencies: [
                 "SyncTablesServer",
                 "SyncTables",
+                // The readiness probe test cuts the server's link to PostgreSQL.
+                "SlowLink",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -28,6 +28,7 @@ public final class SyncServer: Sendable {
     private let storage: any TableStorage
     private let tables: TableService
     private let state = LockedState()
+    private let drain = ServerDrain()
 
     /// Opens the storage and prepares the server; nothing listens until ``start()`` or ``run()``.
     public init(configuration: SyncServerConfiguration) async throws {
@@ -61,7 +62,7 @@ public final class SyncServer: Sendable {
 
     /// Starts listening in the background and returns once the port is bound.
     public func start() async throws {
-        try await launch(signals: [])
+        try await launch()
     }
 
     /// Stops accepting connections, finishes in-flight requests, and closes the store it opened.
@@ -76,26 +77,39 @@ public final class SyncServer: Sendable {
             return (group, task)
         }
         if let (group, task) = running {
+            drain.beginDraining()
             await group.triggerGracefulShutdown()
             _ = await task.result
         }
         try await storage.close()
     }
 
-    /// Runs in the foreground until SIGINT or SIGTERM, then shuts down gracefully.
+    /// Runs in the foreground until SIGINT or SIGTERM, then drains and returns.
+    ///
+    /// On the first signal `/ready` answers 503 at once; the server goes on serving until no request is in
+    /// flight, then stops listening and finishes the responses it is writing, all within
+    /// ``SyncServerConfiguration/drainTimeout`` (requests still running then are cut off). A second signal
+    /// stops at once. See <doc:SeveralInstances>.
     public func run() async throws {
-        try await launch(signals: [.sigint, .sigterm])
-        let task = state.withLock { $0.task }
-        try await task?.value
+        // Trapped before the port opens, so no signal can kill the process the default way meanwhile.
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        try await launch()
+        let (running, serving) = state.withLock { ($0.group, $0.task) }
+        guard let group = running, let task = serving else { return }
+        let shutdown = ShutdownOnSignals(signals: signals, drain: drain, configuration: configuration)
+        let watcher = Task { await shutdown.watch(group: group, task: task) }
+        let result = await task.result
+        watcher.cancel()
         try await storage.close()
+        if !drain.isDraining { try result.get() }
     }
 
-    private func launch(signals: [UnixSignal]) async throws {
+    private func launch() async throws {
         let started = StartSignal()
         let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
         let limits = configuration.connectionLimits
         let application = Application(
-            responder: responder,
+            responder: ProbeResponder(next: responder, storage: storage, drain: drain),
             server: GuardedHTTP1Channel.builder(limits: limits),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),
@@ -109,7 +123,6 @@ public final class SyncServer: Sendable {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [application],
-                gracefulShutdownSignals: signals,
                 logger: configuration.logger
             )
         )

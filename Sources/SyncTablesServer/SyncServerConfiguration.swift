@@ -39,6 +39,9 @@ public struct SyncServerConfiguration: Sendable {
     /// so SyncTables clients resume a pull after an `(updatedAt, id)` position instead of using `$skip`.
     /// Turn it off only to behave like a server without the extension.
     public var advertisesKeysetPull: Bool
+    /// After SIGINT or SIGTERM (``SyncServer/run()``), the longest the server keeps serving requests in flight
+    /// before it cuts them off and stops; `/ready` answers 503 meanwhile. 30 seconds unless changed.
+    public var drainTimeout: Duration
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.
@@ -73,6 +76,7 @@ public struct SyncServerConfiguration: Sendable {
         maxTableProperties: Int = 256,
         connectionLimits: ConnectionLimits = ConnectionLimits(),
         advertisesKeysetPull: Bool = true,
+        drainTimeout: Duration = .seconds(30),
         logRequests: Bool = false,
         enableTestControls: Bool = false,
         logger: Logger = Logger(label: "sync-server")
@@ -90,6 +94,7 @@ public struct SyncServerConfiguration: Sendable {
         self.maxTableProperties = maxTableProperties
         self.connectionLimits = connectionLimits
         self.advertisesKeysetPull = advertisesKeysetPull
+        self.drainTimeout = drainTimeout
         self.logRequests = logRequests
         self.enableTestControls = enableTestControls
         self.logger = logger

@@ -16,7 +16,9 @@ struct SyncServerCommand: AsyncParsableCommand {
         commandName: "sync-server",
         abstract: "Serve sync tables over HTTP (Azure Mobile Apps table protocol v2).",
         discussion: """
-            Tables are created on first use. Stop with Ctrl-C (SIGINT) or SIGTERM; in-flight requests finish first.
+            Tables are created on first use. Stop with Ctrl-C (SIGINT) or SIGTERM: /ready answers 503 at once and
+            requests in flight finish first (at most --drain-timeout seconds). GET /health and GET /ready are the
+            probes for a load balancer.
             Example: sync-server --port 8080 --db ./server.sqlite --soft-delete
             """
     )
@@ -89,6 +91,9 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: "The most connections served at once (more wait in the listen backlog).")
     var maxConnections = 1024
 
+    @Option(help: "After SIGINT or SIGTERM, the most seconds requests in flight get to finish.")
+    var drainTimeout = 30.0
+
     @Flag(help: "Do not advertise keyset incremental pulls (clients then page with $skip, as with other servers).")
     var noKeysetPull = false
 
@@ -117,7 +122,10 @@ struct SyncServerCommand: AsyncParsableCommand {
                 throw ValidationError(error.description)
             }
         }
-        for (name, seconds) in [("idle", idleTimeout), ("header", headerTimeout), ("body", bodyTimeout)] {
+        let timeouts = [
+            ("idle", idleTimeout), ("header", headerTimeout), ("body", bodyTimeout), ("drain", drainTimeout),
+        ]
+        for (name, seconds) in timeouts {
             guard seconds > 0, seconds.isFinite else { throw ValidationError("--\(name)-timeout must be positive.") }
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
@@ -150,6 +158,7 @@ struct SyncServerCommand: AsyncParsableCommand {
                 maxConnections: maxConnections
             ),
             advertisesKeysetPull: !noKeysetPull,
+            drainTimeout: .milliseconds(Int64(drainTimeout * 1000)),
             logRequests: logRequests,
             enableTestControls: enableTestControls,
             logger: logger

@@ -6,13 +6,7 @@ import Testing
 
 @Suite("sync-server command")
 struct CommandLineTests {
-    /// The `sync-server` executable next to the test bundle (built by `swift build --build-tests`).
-    private var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sync-server")
-    }
-
-    // Child processes start through swift-subprocess (posix_spawn): Foundation's `Process.run()` crashed at
-    // random here, reading past a buffer while it listed the open files.
+    private var executable: URL { ChildServers.executable }
 
     @Test(
         "sync-server serves requests on the port it logs and exits cleanly on SIGINT", .timeLimit(.minutes(1)))
@@ -28,7 +22,7 @@ struct CommandLineTests {
             error: .fileDescriptor(log.errors, closeAfterSpawningProcess: true)
         ) { execution in
             do {
-                let port = try await Self.waitForPort(in: log.url)
+                let port = try await log.waitForPort()
                 let harness = try await ServerHarnessClient(port: port)
                 let created = try await harness.post("/tables/todo", #"{"id":"a"}"#)
                 #expect(created == 201)
@@ -65,7 +59,7 @@ struct CommandLineTests {
             error: .fileDescriptor(log.errors, closeAfterSpawningProcess: true)
         ) { execution in
             do {
-                let port = try await Self.waitForPort(in: log.url)
+                let port = try await log.waitForPort()
                 let harness = try await ServerHarnessClient(port: port)
                 #expect(try await harness.post("/tables/todo", #"{"id":"a"}"#) == 201)
                 #expect(try await harness.post("/tables/todo", #"{"id":"a"}"#) == 409)
@@ -111,7 +105,7 @@ struct CommandLineTests {
         ) { execution in
             do {
                 // When a client reads a table with query options
-                let port = try await Self.waitForPort(in: log.url)
+                let port = try await log.waitForPort()
                 let status = try await ServerHarnessClient(port: port).get("/tables/todo?$top=1&__includeDeleted=true")
                 #expect(status == 200)
                 try execution.send(signal: .interrupt)
@@ -150,39 +144,8 @@ struct CommandLineTests {
             #expect(result.standardOutput.isEmpty)
         }
     }
-
-    /// Reads the "listening on 127.0.0.1:<port>" line the server logs at startup.
-    private static func waitForPort(in log: URL) async throws -> Int {
-        for _ in 0..<200 {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on 127.0.0.1:") {
-                let digits = text[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits) { return port }
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw CommandLineTestError.serverDidNotStart
-    }
 }
 
 enum CommandLineTestError: Error {
     case serverDidNotStart
-}
-
-/// A temporary file that takes a child server's standard output and error, so a test can read the port it
-/// logs (`waitForPort(in:)`) and what it logged.
-private struct ServerLogFile {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sync-server-\(UUID().uuidString).log")
-    let output: FileDescriptor
-    let errors: FileDescriptor
-
-    init() throws {
-        output = try FileDescriptor.open(
-            FilePath(url.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
-        errors = try FileDescriptor.open(FilePath(url.path), .writeOnly, options: [.append])
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
 }

@@ -42,6 +42,21 @@ struct PostgresBackendTests {
     }
 
     @Test(
+        "sslmode=require against a PostgreSQL without TLS (the throw-away test cluster) fails at start, saying why",
+        .enabled(if: TestBackend.postgresURL != nil))
+    func requiredTLSMissingFailsAtStart() async throws {
+        var database = try TestBackend.freshPostgresDatabase()
+        database.tls = .require
+        do {
+            let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .postgres(database)))
+            try await server.stop()
+            Issue.record("the server started although the database offers no TLS")
+        } catch let error as PostgresStorageError {
+            #expect(error.description.contains("does not offer TLS"), "\(error)")
+        }
+    }
+
+    @Test(
         "Two server instances on one database: one table, distinct versions, If-Match conflicts across them",
         .enabled(if: TestBackend.postgresURL != nil))
     func twoInstancesShareTables() async throws {

@@ -63,6 +63,11 @@ struct QueryString: Sendable {
         guard let decoded = String(validating: bytes, as: UTF8.self) else {
             throw ServerError(.badRequest, "The query string is not valid UTF-8 after percent-decoding.")
         }
+        // PostgreSQL cannot compare or store NUL: both backends refuse it alike.
+        guard !bytes.contains(0) else {
+            throw ServerError(
+                .badRequest, "The URL contains the character U+0000 (NUL, %00), which the server refuses.")
+        }
         return decoded
     }
 

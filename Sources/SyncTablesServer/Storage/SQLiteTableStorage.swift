@@ -40,6 +40,24 @@ struct SQLiteTableStorage: TableStorage {
         try await store.read(query)
     }
 
+    func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]] {
+        var rows: [[UInt8]] = []
+        for var slice in slices where rows.count < limit {
+            slice.limit = limit - rows.count
+            rows += try await store.readJSON(slice)
+        }
+        return rows
+    }
+
+    func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject] {
+        var rows: [JSONObject] = []
+        for var slice in slices where rows.count < limit {
+            slice.limit = limit - rows.count
+            rows += try await store.read(slice)
+        }
+        return rows
+    }
+
     func count(_ query: StoreQuery) async throws -> Int {
         try await store.count(query)
     }
@@ -61,6 +79,10 @@ struct SQLiteTableStorage: TableStorage {
         try await store.write { tx in
             for table in tables { try tx.delete(StoreQuery(table: table)) }
         }
+    }
+
+    func checkReady() async throws {
+        _ = try await store.tableDefinitions()
     }
 
     func close() async throws {

@@ -30,6 +30,16 @@ protocol TableStorage: Sendable {
     /// The rows matching a query, in its order.
     func read(_ query: StoreQuery) async throws -> [JSONObject]
 
+    /// The rows of `slices` in turn, at most `limit` in all (the slices' own limits are ignored), as
+    /// ``readJSON(_:)`` gives them: the slices of one keyset page.
+    ///
+    /// PostgreSQL reads them in one snapshot, so a row that changes between two slice reads cannot be in
+    /// both; SQLite reads them one after another.
+    func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]]
+
+    /// The rows of `slices` in turn, at most `limit` in all, as ``readJSON(slices:limit:)`` reads them.
+    func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject]
+
     /// The number of rows matching a query's filter.
     func count(_ query: StoreQuery) async throws -> Int
 
@@ -40,6 +50,10 @@ protocol TableStorage: Sendable {
 
     /// Deletes every row of every table (test controls).
     func removeAllRows() async throws
+
+    /// Returns when the storage can serve requests (the database answers and the server's relations exist);
+    /// throws why not otherwise. `/ready` asks it.
+    func checkReady() async throws
 
     /// Releases the storage's resources; nothing may be called afterwards.
     func close() async throws

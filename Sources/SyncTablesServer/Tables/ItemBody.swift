@@ -24,6 +24,27 @@ enum ItemBody {
         }
     }
 
+    /// Refuses bodies with the character U+0000 (NUL) in a string or a property name, at any depth:
+    /// PostgreSQL cannot store it, so both backends refuse it alike.
+    static func rejectNUL(_ item: JSONObject) throws(ServerError) {
+        guard let name = item.keys.first(where: { $0.contains("\u{0}") || containsNUL(item[$0] ?? .null) }) else {
+            return
+        }
+        let shown = name.replacingOccurrences(of: "\u{0}", with: "\\u0000")
+        throw ServerError(
+            .badRequest, "The property '\(shown)' contains the character U+0000 (NUL), which the server does not store."
+        )
+    }
+
+    private static func containsNUL(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string(let text): text.contains("\u{0}")
+        case .array(let values): values.contains(where: containsNUL)
+        case .object(let object): object.properties.contains { $0.key.contains("\u{0}") || containsNUL($0.value) }
+        default: false
+        }
+    }
+
     /// The id carried by a body: `nil` when absent, `null` or empty; a 400 when not a valid string id.
     static func bodyID(_ item: JSONObject) throws(ServerError) -> String? {
         switch item["id"] {

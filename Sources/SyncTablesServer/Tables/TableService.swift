@@ -58,6 +58,7 @@ struct TableService: Sendable {
     /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
     func insert(table: String, item body: JSONObject) async throws -> JSONObject {
         try ItemBody.rejectReservedProperties(body)
+        try ItemBody.rejectNUL(body)
         let id = try ItemBody.bodyID(body) ?? ItemBody.generatedID()
         var submitted = body
         submitted["id"] = .string(id)
@@ -86,6 +87,7 @@ struct TableService: Sendable {
         precondition: ETag.Precondition?
     ) async throws -> JSONObject {
         try ItemBody.rejectReservedProperties(body)
+        try ItemBody.rejectNUL(body)
         if let bodyID = try ItemBody.bodyID(body), bodyID != id {
             throw ServerError(.badRequest, "The item ID and querystring ID did not match")
         }
@@ -173,17 +175,18 @@ struct TableService: Sendable {
                 }
             }
         }
-        var items: [[UInt8]] = []
-        for slice in slices where items.count < take {
-            let query = StoreQuery(
-                table: table, filter: slice, ordering: options.storeOrdering, limit: take - items.count,
-                offset: options.skip)
-            if let select = options.select {
-                items += try await storage.read(query).map { Self.project($0, onto: select).jsonBytes }
-            } else {
-                // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
-                items += try await storage.readJSON(query)
+        let queries = slices.map { slice in
+            StoreQuery(
+                table: table, filter: slice, ordering: options.storeOrdering, limit: take, offset: options.skip)
+        }
+        let items: [[UInt8]]
+        if let select = options.select {
+            items = try await storage.read(slices: queries, limit: take).map {
+                Self.project($0, onto: select).jsonBytes
             }
+        } else {
+            // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
+            items = try await storage.readJSON(slices: queries, limit: take)
         }
         // The count is of every matching row, not of those after the page boundary, and only when asked for.
         let count = options.inlineCount ? try await storage.count(StoreQuery(table: table, filter: filter)) : nil

@@ -194,6 +194,18 @@ final class PostgresTableStorage: TableStorage {
         try await Self.describingErrors { try await select(query).map(\.object) }
     }
 
+    func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]] {
+        try await Self.describingErrors {
+            try await selectInOneSnapshot(slices, limit: limit, betweenSlices: nil).map { Array($0.body.utf8) }
+        }
+    }
+
+    func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject] {
+        try await Self.describingErrors {
+            try await selectInOneSnapshot(slices, limit: limit, betweenSlices: nil).map(\.object)
+        }
+    }
+
     func count(_ query: StoreQuery) async throws -> Int {
         try await Self.describingErrors {
             let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
@@ -246,6 +258,18 @@ final class PostgresTableStorage: TableStorage {
                     try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
                 }
             }
+        }
+    }
+
+    func checkReady() async throws {
+        do {
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(counters)"), logger: logger)
+            for try await _ in rows {}
+        } catch let error as PSQLError where ["42P01", "3F000"].contains(error.serverInfo?[.sqlState] ?? "") {
+            throw PostgresStorageError.schemaMissing(schema)
+        } catch let error as PSQLError {
+            throw PostgresStorageError.database(message: Self.summary(error), sqlState: error.serverInfo?[.sqlState])
         }
     }
 
@@ -314,14 +338,43 @@ final class PostgresTableStorage: TableStorage {
 
     // MARK: Reading
 
-    private struct Row {
+    struct Row {
         var body: String
         var object: JSONObject
     }
 
+    /// The rows of `slices` in turn, at most `limit` in all, read in one REPEATABLE READ snapshot when there
+    /// are several. `betweenSlices` runs between two slice reads (a test commits a write there).
+    func selectInOneSnapshot(
+        _ slices: [StoreQuery], limit: Int, betweenSlices: (@Sendable () async throws -> Void)?
+    ) async throws -> [Row] {
+        guard slices.count > 1 else {
+            guard var only = slices.first else { return [] }
+            only.limit = limit
+            return try await select(only)
+        }
+        return try await client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            do {
+                var rows: [Row] = []
+                for (index, var slice) in slices.enumerated() where rows.count < limit {
+                    if index > 0 { try await betweenSlices?() }
+                    slice.limit = limit - rows.count
+                    rows += try await select(slice, on: connection)
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return rows
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
     /// The rows of a query: in SQL entirely when the filter compiles exactly, else the candidates in order,
-    /// filtered here with `FilterEvaluator` (the SQLite backend's reference semantics).
-    private func select(_ query: StoreQuery) async throws -> [Row] {
+    /// filtered here with `FilterEvaluator` (the SQLite backend's reference semantics). On `connection` when
+    /// given (inside its transaction), else on any pooled connection.
+    private func select(_ query: StoreQuery, on connection: PostgresConnection? = nil) async throws -> [Row] {
         let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
         var compiler = PostgresFilterCompiler()
         let condition = compiler.condition(filter)
@@ -333,7 +386,13 @@ final class PostgresTableStorage: TableStorage {
             if let limit = query.limit { sql += " LIMIT \(limit)" }
             if query.offset > 0 { sql += " OFFSET \(query.offset)" }
         }
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: compiler.binds), logger: logger)
+        let statement = PostgresQuery(unsafeSQL: sql, binds: compiler.binds)
+        let rows =
+            if let connection {
+                try await connection.query(statement, logger: logger)
+            } else {
+                try await client.query(statement, logger: logger)
+            }
         var selected: [Row] = []
         var skipped = 0
         let evaluator = FilterEvaluator(dateProperties: [])
@@ -406,6 +465,10 @@ final class PostgresTableStorage: TableStorage {
     /// What went wrong, from the server's message or the connection error.
     private static func summary(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
+        if error.code == .sslUnsupported {
+            return "the server does not offer TLS, which sslmode=require needs (enable ssl on the server, or use "
+                + "sslmode=prefer or disable)"
+        }
         if let message = error.serverInfo?[.message] { return message }
         return error.underlying.map { "\($0)" } ?? "\(error.code)"
     }
@@ -419,6 +482,7 @@ enum PostgresStorageError: Error, CustomStringConvertible {
     case unreachable(database: String, underlying: String)
     case missingTable(String)
     case invalidRow
+    case schemaMissing(String)
     case database(message: String, sqlState: String?)
 
     var description: String {
@@ -427,6 +491,7 @@ enum PostgresStorageError: Error, CustomStringConvertible {
             "Cannot open the PostgreSQL database \(database): \(underlying)"
         case .missingTable(let table): "The table '\(table)' has no counter row."
         case .invalidRow: "A stored row is not a JSON object."
+        case .schemaMissing(let schema): "The schema '\(schema)' or the server's tables in it are missing."
         case .database(let message, let sqlState): "PostgreSQL: \(message) (SQLSTATE \(sqlState ?? "none"))"
         }
     }
