@@ -40,22 +40,22 @@ struct SQLiteTableStorage: TableStorage {
         try await store.read(query)
     }
 
+    /// In one snapshot: one read transaction on a SQLite store, one transaction of any other store.
     func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]] {
-        var rows: [[UInt8]] = []
-        for var slice in slices where rows.count < limit {
-            slice.limit = limit - rows.count
-            rows += try await store.readJSON(slice)
-        }
-        return rows
+        if let store = store as? SQLiteStore { return try await store.readJSON(slices: slices, limit: limit) }
+        return try await read(slices: slices, limit: limit).map(\.jsonBytes)
     }
 
+    /// In one snapshot, as ``readJSON(slices:limit:)``.
     func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject] {
-        var rows: [JSONObject] = []
-        for var slice in slices where rows.count < limit {
-            slice.limit = limit - rows.count
-            rows += try await store.read(slice)
+        try await store.write { transaction in
+            var rows: [JSONObject] = []
+            for var slice in slices where rows.count < limit {
+                slice.limit = limit - rows.count
+                rows += try transaction.read(slice)
+            }
+            return rows
         }
-        return rows
     }
 
     func count(_ query: StoreQuery) async throws -> Int {

@@ -33,8 +33,7 @@ protocol TableStorage: Sendable {
     /// The rows of `slices` in turn, at most `limit` in all (the slices' own limits are ignored), as
     /// ``readJSON(_:)`` gives them: the slices of one keyset page.
     ///
-    /// PostgreSQL reads them in one snapshot, so a row that changes between two slice reads cannot be in
-    /// both; SQLite reads them one after another.
+    /// They are read in one snapshot, so a row that changes between two slice reads cannot be in both.
     func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]]
 
     /// The rows of `slices` in turn, at most `limit` in all, as ``readJSON(slices:limit:)`` reads them.

@@ -104,6 +104,24 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         return try mappingStoreErrors { try openStorage().readJSON(query) }
     }
 
+    /// The rows of several queries in turn, at most `limit` in all (the queries' own limits are ignored),
+    /// each as its stored JSON text, all read in one snapshot: the slices of one `sync-server` keyset page,
+    /// which a write committed between two slice reads could otherwise put in the page twice.
+    package func readJSON(slices: [StoreQuery], limit: Int) throws -> [[UInt8]] {
+        defer { publishTables() }
+        return try mappingStoreErrors {
+            let storage = try openStorage()
+            return try storage.reading {
+                var rows: [[UInt8]] = []
+                for var slice in slices where rows.count < limit {
+                    slice.limit = limit - rows.count
+                    rows += try storage.readJSON(slice)
+                }
+                return rows
+            }
+        }
+    }
+
     /// The number of rows a query selects.
     public func count(_ query: StoreQuery) throws -> Int {
         defer { publishTables() }
