@@ -137,16 +137,19 @@ extension SyncBench {
     /// The sync engine's idle cost and trigger latency.
     struct Engine: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "CPU of an idle engine with three definitions, and trigger-to-request latency on loopback.")
+            abstract: "CPU of idle engines with three definitions, and trigger-to-request latency on loopback.")
 
         @OptionGroup var common: CommonOptions
-        @Option(help: "Seconds of each CPU measurement (without, then with the engine).") var idleSeconds = 60
+        @Option(help: "Seconds of each CPU measurement (without, with, then again without the engines).")
+        var idleSeconds = 60
+        @Option(help: "Idle engines (each with its own context) whose CPU is measured together.")
+        var idleEngines = 50
         @Option(help: "Trigger-to-request rounds.") var rounds = 50
 
         func run() async throws {
             let suite = EngineSuite(reporter: common.reporter)
             try await suite.triggerLatency(rounds: rounds)
-            try await suite.idleCPU(seconds: idleSeconds)
+            try await suite.idleCPU(seconds: idleSeconds, engines: idleEngines)
         }
     }
 

@@ -108,14 +108,20 @@
             }
         }
 
+        /// Runs `ip` to completion through posix_spawn: Foundation's `Process.run()` crashed at random here,
+        /// reading past a buffer while it listed the open descriptors that other tests were changing.
         private static func run(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ipPath)
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw NamespaceError("ip \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            let argv = ([ipPath] + arguments).map { strdup($0) } + [nil]
+            defer { for argument in argv { free(argument) } }
+            var pid: pid_t = 0
+            let spawned = posix_spawn(&pid, ipPath, nil, nil, argv, environ)
+            guard spawned == 0 else { throw NamespaceError("cannot run ip: errno \(spawned)") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                guard errno == EINTR else { throw NamespaceError("waitpid failed: errno \(errno)") }
+            }
+            guard status == 0 else {
+                throw NamespaceError("ip \(arguments.joined(separator: " ")) exited with wait status \(status)")
             }
         }
     }
