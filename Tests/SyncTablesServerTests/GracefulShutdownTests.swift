@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 import Subprocess
 import SyncTables
 import Testing
@@ -9,32 +11,46 @@ import Testing
     import Darwin
 #endif
 
-/// A `sync-server` process stopped with SIGTERM while a request is in flight (held there by a delay fault).
+/// A `sync-server` process stopped with SIGTERM while a request is in flight: held there by a PostgreSQL row
+/// lock a test session holds (released on demand), or by a delay fault longer than the drain timeout.
 @Suite("sync-server graceful shutdown")
 struct GracefulShutdownTests {
     @Test(
-        "SIGTERM: /ready answers 503 at once, /health 200, the request in flight finishes, then the server exits 0",
-        .timeLimit(.minutes(1)))
+        "SIGTERM: /ready answers 503 at once, /health 200, the request in flight (held by a row lock) finishes, then the server exits 0",
+        .enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(2)))
     func drainsTheRequestInFlight() async throws {
-        let (status, ended) = try await ChildServers.with(
-            count: 1, arguments: ["--in-memory", "--enable-test-controls"]
-        ) { servers in
-            // Given a ready server with a request held in flight for 10 seconds (long enough for the steps
-            // below on a loaded machine)
+        let database = try TestBackend.freshPostgresDatabase()
+        let url = try #require(TestBackend.postgresURL)
+        let arguments = [
+            "--enable-test-controls", "--database", url, "--database-schema", database.schema, "--pool-size", "2",
+        ]
+        let (status, ended) = try await ChildServers.with(count: 1, arguments: arguments) { servers in
             let server = servers[0]
+            try #require(try await server.send(.post, "/tables/todo", json: #"{"id":"x"}"#).status == 201)
             #expect(try await server.send(.get, "/ready", apiVersion: nil).status == 200)
-            let slow = try await Self.requestInFlight(on: server, milliseconds: 10_000)
+            return try await TestBackend.withSession(database) { session in
+                // Given a PATCH in flight, waiting for the row lock a database session holds
+                let logger = Logger(label: "test")
+                try await session.query("BEGIN", logger: logger)
+                try await session.query(
+                    PostgresQuery(unsafeSQL: "SELECT id FROM \"\(database.schema)\".todo WHERE id = 'x' FOR UPDATE"),
+                    logger: logger)
+                let held = Task { try await server.send(.patch, "/tables/todo/x", json: #"{"text":"late"}"#) }
+                try await Self.waitUntilReceived("PATCH", "/tables/todo/x", by: server)
 
-            // When the server gets SIGTERM
-            server.send(signal: SIGTERM)
+                // When the server gets SIGTERM
+                server.send(signal: SIGTERM)
 
-            // Then /ready turns 503 while /health stays 200, and the request in flight gets its answer
-            let ready = try await Self.readyStatus(503, on: server)
-            #expect(try ready.object().string("status") == "draining")
-            #expect(try await server.send(.get, "/health", apiVersion: nil).status == 200)
-            return try await slow.value.status
+                // Then /ready turns 503 while /health stays 200, and the request in flight gets its answer
+                let ready = try await Self.readyStatus(503, on: server)
+                #expect(try ready.object().string("status") == "draining")
+                #expect(try await server.send(.get, "/health", apiVersion: nil).status == 200)
+                try await session.query("COMMIT", logger: logger)
+                return try await held.value.status
+            }
         }
-        #expect(status == 201)
+        try await TestBackend.dropSchema(of: database)
+        #expect(status == 200)
         #expect(ended == [.exited(0)])
     }
 
@@ -47,7 +63,12 @@ struct GracefulShutdownTests {
         ) { servers in
             // Given a request held in flight for a minute, far longer than the 1-second drain timeout
             let server = servers[0]
-            let slow = try await Self.requestInFlight(on: server, milliseconds: 60_000)
+            let fault = try await server.send(
+                .post, "/__test/faults",
+                json: #"{"method":"POST","path":"/tables/todo","action":"delay","milliseconds":60000}"#)
+            try #require(fault.status == 201, "\(fault.text)")
+            let slow = Task { try await server.send(.post, "/tables/todo", json: #"{"id":"slow"}"#) }
+            try await Self.waitUntilReceived("POST", "/tables/todo", by: server)
 
             // When the server gets SIGTERM
             server.send(signal: SIGTERM)
@@ -59,33 +80,26 @@ struct GracefulShutdownTests {
         #expect(ended == [.exited(0)])
     }
 
-    /// Starts `POST /tables/todo`, delayed on the server by `milliseconds`, and returns once the server has it.
-    private static func requestInFlight(on server: ChildServer, milliseconds: Int) async throws
-        -> Task<HTTPResult, any Error>
-    {
-        let fault = try await server.send(
-            .post, "/__test/faults",
-            json: #"{"method":"POST","path":"/tables/todo","action":"delay","milliseconds":\#(milliseconds)}"#)
-        try #require(fault.status == 201, "\(fault.text)")
-        let slow = Task { try await server.send(.post, "/tables/todo", json: #"{"id":"slow"}"#) }
-        // The request log records a request before its fault delays it.
-        for _ in 0..<200 {
+    /// Returns once the server's request log has the request (it is recorded before it runs).
+    private static func waitUntilReceived(_ method: String, _ path: String, by server: ChildServer) async throws {
+        for _ in 0..<500 {
             let log = try await server.send(.get, "/__test/requests").json()
-            if case .array(let requests) = log, requests.contains(where: { Self.isSlowPost($0) }) { return slow }
+            if case .array(let requests) = log,
+                requests.contains(where: { request in
+                    guard case .object(let request) = request else { return false }
+                    return request.string("method") == method && request.string("path") == path
+                })
+            {
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
-        slow.cancel()
-        throw ChildServerError.timedOut("the delayed request never reached the server")
-    }
-
-    private static func isSlowPost(_ value: JSONValue) -> Bool {
-        guard case .object(let request) = value else { return false }
-        return request.string("method") == "POST" && request.string("path") == "/tables/todo"
+        throw ChildServerError.timedOut("\(method) \(path) never reached the server")
     }
 
     /// Asks `/ready` until it answers `status` (the signal reaches the server a moment after it is sent).
     private static func readyStatus(_ status: Int, on server: ChildServer) async throws -> HTTPResult {
-        for _ in 0..<250 {
+        for _ in 0..<500 {
             let ready = try await server.send(.get, "/ready", apiVersion: nil)
             if ready.status == status { return ready }
             try await Task.sleep(for: .milliseconds(20))
