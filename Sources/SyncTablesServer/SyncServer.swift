@@ -95,7 +95,7 @@ public final class SyncServer: Sendable {
         let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
         let limits = configuration.connectionLimits
         let application = Application(
-            responder: responder,
+            responder: CompressingResponder(inner: responder, compression: configuration.responseCompression),
             server: GuardedHTTP1Channel.builder(limits: limits),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

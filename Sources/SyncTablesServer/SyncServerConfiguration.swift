@@ -39,6 +39,8 @@ public struct SyncServerConfiguration: Sendable {
     /// so SyncTables clients resume a pull after an `(updatedAt, id)` position instead of using `$skip`.
     /// Turn it off only to behave like a server without the extension.
     public var advertisesKeysetPull: Bool
+    /// Which responses are gzipped for clients that accept it: bodies of 1 KiB or more unless changed.
+    public var responseCompression = ResponseCompression()
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.

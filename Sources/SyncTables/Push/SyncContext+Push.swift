@@ -174,16 +174,11 @@ extension SyncContext {
     ) async -> PushStep {
         let operation = claim.operation
         guard let item = claim.item else {
-            // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
-            return await recordOrAbort(
-                operation, pushId: pushId, item: JSONObject(["id": .string(operation.itemId)]), status: nil,
-                message: "the local row of this \(operation.kind) is missing", delivery: delivery,
-                permanent: true)
+            let decided = DecidedOperation(missingRowOf: operation, mayRetry: mayRetry)
+            return await settle([decided], pushId: pushId, delivery: delivery).first ?? .failed
         }
-
-        let request = PushOperation(
-            operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
-            item: item)
+        let request = Self.pushOperation(operation, item: item)
+        let outcome: OperationOutcome
         do {
             let serverItem: JSONObject?
             if let pushHandler {
@@ -191,161 +186,16 @@ extension SyncContext {
             } else {
                 serverItem = try await send(request)
             }
-            return await completeSuccess(operation, serverItem: serverItem)
-        } catch let error as HTTPStatusError {
-            return await handle(
-                error, operation: operation, item: item, pushId: pushId, mayRetry: mayRetry, delivery: delivery)
-        } catch let error as TransportError {
-            return .abort(error.kind == .cancelled ? .cancelled : .abortedNetwork, reason: error.description)
-        } catch is CancellationError {
-            return .abort(.cancelled, reason: "the task was cancelled")
-        } catch let error as PushAbort {
-            return .abort(.abortedByHandler, reason: error.reason)
-        } catch let error as StoreError {
-            return .abort(.abortedStore, reason: String(describing: error))
-        } catch let error as SyncError {
-            if case .store = error { return .abort(.abortedStore, reason: error.description) }
-            return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: nil, message: error.description, delivery: delivery,
-                permanent: true)
-        } catch let error as RemoteError {
-            var status: Int?
-            var body: [UInt8]?
-            if case .malformedResponse(let code, let raw, _) = error { (status, body) = (code, raw) }
-            return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: status, message: error.description, rawBody: body,
-                delivery: delivery)
+            outcome = .completed(serverItem: serverItem)
         } catch {
-            return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: nil, message: String(describing: error),
-                delivery: delivery, permanent: true)
+            outcome = OperationOutcome(operation: operation, item: item, error: error)
         }
-    }
-
-    /// Classifies an HTTP error response: success in disguise, abort, or a recorded (and maybe resolved) error.
-    private func handle(
-        _ error: HTTPStatusError,
-        operation: PendingOperation,
-        item: JSONObject,
-        pushId: String,
-        mayRetry: Bool,
-        delivery: DeliveryPolicy?
-    ) async -> PushStep {
-        if error.status == 401 {
-            return .abort(.abortedAuthentication, reason: error.description)
-        }
-        if operation.kind == .delete, error.status == 404 || error.status == 410 {
-            return await completeSuccess(operation, serverItem: nil)  // already gone on the server
-        }
-        if operation.kind != .delete, error.isConflict, let serverItem = error.serverItem,
-            ItemComparison.sameUserData(serverItem, item)
-        {
-            // The server already holds exactly our data: the write reached it earlier and only its
-            // response was lost (e.g. the app was killed mid-push), so the stale version gives 409/412.
-            return await completeSuccess(operation, serverItem: serverItem)
-        }
-        let recorded = await recordOrAbort(
-            operation, pushId: pushId, item: item, status: error.status, message: error.message,
-            rawBody: error.body, serverItem: error.serverItem, retryAfter: error.retryAfter, delivery: delivery)
-        guard case .failed = recorded, error.isConflict else { return recorded }
-        let policy = delivery?.conflictPolicies[operation.table] ?? conflictPolicy
-        let step = await applyConflictPolicy(policy, to: operation, pushId: pushId, mayRetry: mayRetry)
-        if case .failed = step, delivery != nil {
-            // Unresolved: the engine dead-letters it so it blocks nothing until the app resolves it.
-            await deadLetter(operation)
-        }
-        return step
-    }
-
-    /// Removes a confirmed operation and stores the server's item, atomically.
-    private func completeSuccess(_ operation: PendingOperation, serverItem: JSONObject?) async -> PushStep {
-        let table = operation.table
-        let queue = self.queue
-        do {
-            try await store.write { transaction in
-                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
-                let serverRow = serverItem.flatMap { $0["id"] == .string(operation.itemId) ? $0 : nil }
-                if stored.version == operation.version {
-                    try queue.remove([stored], in: transaction)
-                    guard stored.kind != .delete, let serverRow else { return }
-                    if serverRow.isTombstone {
-                        // Our write landed, and the item was deleted on the server since (a retried write
-                        // answered with an equal but deleted item): the deletion wins, never a live row.
-                        try transaction.delete(table: table, ids: [operation.itemId])
-                    } else {
-                        try transaction.upsert(table: table, items: [serverRow])
-                    }
-                    return
-                }
-                // Edited while on the wire (only possible through queue APIs): keep the newer local data,
-                // take the server's system properties so the next push carries the right If-Match.
-                if stored.kind == .insert { stored.kind = .update }
-                stored.state = .pending
-                try OperationQueue.save([stored], in: transaction)
-                if let serverRow, var row = try transaction.lookup(table: table, id: operation.itemId) {
-                    for name in ["version", "createdAt", "updatedAt"] { row[name] = serverRow[name] }
-                    try transaction.upsert(table: table, items: [row])
-                }
-            }
-            changeNotifier.notify(table)
-            return .pushed
-        } catch {
-            return .abort(.abortedStore, reason: String(describing: error))
-        }
-    }
-
-    /// Records the operation's failure and publishes it; a store failure aborts the push.
-    private func recordOrAbort(
-        _ operation: PendingOperation,
-        pushId: String,
-        item: JSONObject,
-        status: Int?,
-        message: String?,
-        rawBody: [UInt8]? = nil,
-        serverItem: JSONObject? = nil,
-        retryAfter: Duration? = nil,
-        delivery: DeliveryPolicy?,
-        permanent: Bool = false
-    ) async -> PushStep {
-        // The error's id is its operation's: it stays the same while the operation keeps failing, so an id
-        // a script read from the error list still resolves after the next push.
-        let record = OperationErrorRecord(
-            id: operation.id, operationId: operation.id, operationVersion: operation.version,
-            kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
-            clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
-            message: message, pushId: pushId, createdAt: Timestamp(date: .now))
-        do {
-            // The error (replacing earlier ones of the operation) and the failed state commit together.
-            try await store.write { transaction in
-                guard var stored = try OperationQueue.stored(operation, in: transaction) else { return }
-                try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
-                try OperationErrorRecord.save(record, in: transaction)
-                stored.state = .failed
-                try delivery?.recordFailure(
-                    of: &stored, status: status, message: message, retryAfter: retryAfter,
-                    permanent: permanent, in: transaction)
-                try OperationQueue.save([stored], in: transaction)
-            }
-            eventBroadcaster.publish(
-                .operationFailed(table: operation.table, id: operation.itemId, kind: operation.kind, status: status))
-            return .failed
-        } catch {
-            return .abort(.abortedStore, reason: String(describing: error))
-        }
-    }
-
-    /// Moves an operation whose conflict stayed unresolved to the dead state (unless edited meanwhile).
-    private func deadLetter(_ operation: PendingOperation) async {
-        try? await store.write { transaction in
-            guard var stored = try OperationQueue.stored(operation, in: transaction), stored.state == .failed
-            else { return }
-            stored.state = .dead
-            try OperationQueue.save([stored], in: transaction)
-        }
+        let decided = DecidedOperation(operation: operation, item: item, outcome: outcome, mayRetry: mayRetry)
+        return await settle([decided], pushId: pushId, delivery: delivery).first ?? .failed
     }
 
     /// Applies the context's conflict policy to an operation whose error was just recorded.
-    private func applyConflictPolicy(
+    func applyConflictPolicy(
         _ policy: ConflictPolicy,
         to operation: PendingOperation,
         pushId: String,

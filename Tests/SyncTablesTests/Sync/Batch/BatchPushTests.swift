@@ -37,6 +37,42 @@ struct BatchPushTests {
         }
     }
 
+    @Test func batchBodiesGoGzippedToAServerThatTakesCompressedBodies() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            let queued = try await QueuedWork.make(on: device, harness: harness, seeded: 20, inserts: 30)
+
+            try await device.context.push(options: Self.batched)
+
+            let batches = try await harness.takeRequests().filter { $0.path == "/sync/batch" }
+            #expect(batches.count == 3)
+            // The two full batches are over the 1 KiB worth compressing; the server logs the decoded body.
+            #expect(batches.prefix(2).allSatisfy { $0.headers["content-encoding"] == "gzip" })
+            #expect(batches.allSatisfy { $0.bodyKeys == ["operations"] })
+            try await queued.expectServerHoldsTheResult(harness, device: device)
+        }
+    }
+
+    @Test func theOutcomesOfABatchCommitInOneStoreTransactionCountedByAStoreWrapper() async throws {
+        try await SyncHarness.with { harness in
+            let store = TransactionCountingStore(base: try SQLiteStore(path: harness.directory.newDatabasePath()))
+            let context = try await SyncContext(store: store, client: SyncClient(url: harness.url))
+            let todos = try await context.table(TodoItem.self)
+            for index in 0..<40 { try await todos.insert(TodoItem(id: "t\(index)", text: "item \(index)")) }
+            let before = store.writes
+
+            let summary = try await context.push(options: Self.batched)
+
+            #expect(summary.pushedOperations == 40)
+            // Two batches: a claim and a commit each, plus the lease, the queue count, the last (empty)
+            // claim and the error read. One commit per operation would be over 40.
+            let writes = store.writes - before
+            #expect(writes < 12, "\(writes) transactions")
+            #expect(try await harness.serverItem("t39")?["text"] == "item 39")
+            try await context.close()
+        }
+    }
+
     @Test func aFailingOperationInABatchRecordsItsErrorAndThePushGoesOn() async throws {
         try await SyncHarness.with { harness in
             let device = try await harness.device()
@@ -192,4 +228,28 @@ struct BatchPushTests {
 extension RecordedRequest {
     /// `METHOD /path`.
     var line: String { "\(method) \(path)" }
+}
+
+/// Hands everything to a real store and counts its write transactions.
+private struct TransactionCountingStore: StoreWrapper {
+    let base: any LocalStore
+    private let counter = Counter()
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func increment() { lock.withLock { value += 1 } }
+        var current: Int { lock.withLock { value } }
+    }
+
+    var writes: Int { counter.current }
+
+    var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
+
+    func write<Result: Sendable>(
+        _ body: @Sendable (any StoreTransaction) throws -> Result
+    ) async throws -> Result {
+        counter.increment()
+        return try await base.write(body)
+    }
 }
