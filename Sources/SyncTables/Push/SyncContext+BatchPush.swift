@@ -3,13 +3,14 @@
 // store building blocks), the outcomes of one batch committing in one transaction.
 
 extension SyncContext {
-    /// The server's batch extension, when the options ask for batches and nothing rules them out.
+    /// The server's batch extension, unless the options ask for single requests or something else rules
+    /// batches out. The client asks the server once and remembers the answer.
     func batchCapability(client: SyncClient, options: PushOptions) async -> BatchCapability? {
         // A handler sends each operation itself; a server that cannot be asked gets single requests, which
         // then report its failure as they always do.
-        guard options.batchSize > 1, pushHandler == nil else { return nil }
-        guard var batch = try? await client.capabilities().batch else { return nil }
-        batch.maxOperations = min(options.batchSize, batch.maxOperations)
+        guard options.batchSize ?? .max > 1, pushHandler == nil else { return nil }
+        guard var batch = try? await client.capabilities().batch, batch.maxOperations > 1 else { return nil }
+        batch.maxOperations = min(options.batchSize ?? .max, batch.maxOperations)
         return batch
     }
 

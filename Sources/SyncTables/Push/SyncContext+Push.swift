@@ -4,7 +4,8 @@ import Logging
 // continue on other HTTP errors; every state change commits in the store before the next step.
 
 extension SyncContext {
-    /// Sends every pending operation of every table to the server, in queue order.
+    /// Sends every pending operation of every table to the server, in queue order: in batches when the
+    /// server offers them, one request per operation otherwise (see ``PushOptions``).
     ///
     /// Operations the server confirms leave the queue, and the server's item (with its new `version`)
     /// replaces the local row in the same transaction. Failed operations stay queued with a
