@@ -309,7 +309,8 @@ struct PushTests {
             #expect(failure.status == .abortedNetwork)
             #expect(try await harness.serverItem("a") != nil)
 
-            try await device.context.push(options: Self.oneRequestEach)  // 409 with an equal item: the earlier insert worked
+            // 409 with an equal item: the earlier insert worked
+            try await device.context.push(options: Self.oneRequestEach)
 
             #expect(try await device.context.pendingOperationCount() == 0)
             #expect(try await device.todos.lookup(id: "a")?.version != nil)
@@ -331,7 +332,8 @@ struct PushTests {
             #expect(failure.status == .abortedNetwork)
             _ = try await harness.takeRequests()
 
-            try await device.context.push(options: Self.oneRequestEach)  // 412, but the server holds exactly our data: it was applied
+            // 412, but the server holds exactly our data: it was applied
+            try await device.context.push(options: Self.oneRequestEach)
 
             #expect(try await harness.takeRequests().map(\.method) == ["PATCH"])
             #expect(try await device.context.pendingOperationCount() == 0)
