@@ -109,7 +109,9 @@ public final class SyncServer: Sendable {
         let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
         let limits = configuration.connectionLimits
         let application = Application(
-            responder: ProbeResponder(next: responder, storage: storage, drain: drain),
+            responder: ProbeResponder(
+                next: CompressingResponder(inner: responder, compression: configuration.responseCompression),
+                storage: storage, drain: drain),
             server: GuardedHTTP1Channel.builder(limits: limits),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

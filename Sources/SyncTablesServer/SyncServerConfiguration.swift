@@ -42,6 +42,9 @@ public struct SyncServerConfiguration: Sendable {
     /// After SIGINT or SIGTERM (``SyncServer/run()``), the longest the server keeps serving requests in flight
     /// before it cuts them off and stops; `/ready` answers 503 meanwhile. 30 seconds unless changed.
     public var drainTimeout: Duration
+
+    /// Which responses are gzipped for clients that accept it: bodies of 1 KiB or more unless changed.
+    public var responseCompression = ResponseCompression()
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.

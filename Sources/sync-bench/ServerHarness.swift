@@ -47,6 +47,16 @@ struct ServerHarness {
         return (sibling, url)
     }
 
+    /// A second server on the same store that never compresses its responses. Stopped by the caller.
+    func startSiblingWithoutCompression() async throws -> (server: SyncServer, url: URL) {
+        var configuration = SyncServerConfiguration(storage: .store(store), pageSize: pageSize, maxTop: maxTop)
+        configuration.responseCompression = .off
+        let sibling = try await SyncServer(configuration: configuration)
+        try await sibling.start()
+        guard let url = sibling.url else { throw BenchError.unexpected("the server did not report its URL") }
+        return (sibling, url)
+    }
+
     func url(_ pathAndQuery: String) throws -> URL {
         guard let url = URL(string: baseURL.absoluteString + pathAndQuery) else {
             throw BenchError.unexpected("bad URL \(pathAndQuery)")

@@ -76,6 +76,9 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Option(help: "The most operations one POST /sync/batch may carry; 0 turns the batch extension off.")
     var maxBatchOperations = 100
 
+    @Option(help: "Gzip response bodies of at least this many bytes for clients that accept it; 0 turns it off.")
+    var compressionThreshold = 1024
+
     @Option(help: "The most properties one table may have (a write adding more is refused with 400).")
     var maxTableProperties = 256
 
@@ -111,6 +114,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
         guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
         guard maxBatchOperations >= 0 else { throw ValidationError("--max-batch-operations must not be negative.") }
+        guard compressionThreshold >= 0 else { throw ValidationError("--compression-threshold must not be negative.") }
         guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard poolSize > 0 else { throw ValidationError("--pool-size must be positive.") }
@@ -139,7 +143,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let softDeletePolicy: SoftDeletePolicy =
             softDelete ? .allTables : softDeleteTables.isEmpty ? .none : .tables(Set(softDeleteTables))
-        let configuration = SyncServerConfiguration(
+        var configuration = SyncServerConfiguration(
             host: host,
             port: port,
             storage: try storage(),
@@ -163,6 +167,8 @@ struct SyncServerCommand: AsyncParsableCommand {
             enableTestControls: enableTestControls,
             logger: logger
         )
+        configuration.responseCompression = ResponseCompression(
+            minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
         if enableTestControls {
             logger.warning(
                 "Test controls are enabled under /__test: anyone who can reach this server can rewrite data.")

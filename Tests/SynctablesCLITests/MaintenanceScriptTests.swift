@@ -34,7 +34,7 @@ struct MaintenanceScriptTests {
             #expect(try await rows("old", in: path).isEmpty)
             #expect(try await rows("fresh", in: path).map { $0["id"] } == ["f1", "f2"])
             let posted = try await harness.controls.requests().filter { $0.method == "POST" }.map(\.path)
-            #expect(posted == ["/tables/fresh"])
+            #expect(posted == ["/sync/batch", "/tables/fresh"])  // the push's batch, and its one insert
             let report = try JSONValue(
                 parsing: String(contentsOf: workDirectory.appendingPathComponent("purge-report.json"), encoding: .utf8))
             #expect(report.objectValue?["tables"]?.arrayValue?.compactMap { $0.objectValue?["table"] } == ["old"])

@@ -1,14 +1,14 @@
 /// How a push sends its operations.
 ///
-/// By default a push sends one request per operation, in queue order, and waits for each answer. Over a
-/// link with real latency that is one round trip per operation; two options cut the round trips:
+/// Over a link with real latency every request costs a round trip, so a push uses as few as it can:
 ///
 /// - **Batches** (``batchSize``): when the server offers batched writes (its capabilities document says
-///   so; `sync-server` does), up to `batchSize` operations go in one request, applied by the server in
-///   queue order, each exactly as its own request would be. Servers that do not offer batches, or answer
-///   a batch with 404 or 405, get one request per operation instead. A ``PushHandler`` sees and sends each
-///   operation itself, so a context with a handler never batches.
-/// - **Concurrent requests** (``maxConcurrentRequests``): for servers without batches.
+///   so; `sync-server` does), a push sends consecutive operations in one request, as many as the server
+///   takes unless ``batchSize`` is lower, applied by the server in queue order, each exactly as its own
+///   request would be. Servers that do not offer batches, or answer a batch with 404 or 405, get one
+///   request per operation instead, in queue order. `batchSize: 1` always sends one request per operation.
+///   A ``PushHandler`` sees and sends each operation itself, so a context with a handler never batches.
+/// - **Concurrent requests** (``maxConcurrentRequests``): for operations sent one request each.
 ///
 /// Every guarantee of ``SyncContext/push(options:)`` holds per operation either way: a failed operation
 /// records its error and the push goes on, conflicts go through the ``ConflictPolicy``, an operation whose
@@ -16,12 +16,14 @@
 /// nothing.
 ///
 /// ```swift
-/// try await context.push(options: PushOptions(batchSize: 100))
+/// try await context.push()  // batches when the server offers them
+/// try await context.push(options: PushOptions(batchSize: 1, maxConcurrentRequests: 8))
 /// ```
 public struct PushOptions: Sendable, Hashable {
-    /// The most operations sent in one batch request when the server offers batches; `1` (the default)
-    /// sends one request per operation. The server's own limits (operations and body bytes) also apply.
-    public var batchSize: Int
+    /// The most operations sent in one batch request when the server offers batches; `nil` (the default)
+    /// takes as many as the server allows, `1` sends one request per operation whatever the server offers.
+    /// The server's own limits (operations and body bytes) always apply.
+    public var batchSize: Int?
     /// The most requests on the wire at once when operations are sent one per request; `1` (the default)
     /// sends them strictly in queue order.
     ///
@@ -31,14 +33,16 @@ public struct PushOptions: Sendable, Hashable {
     public var maxConcurrentRequests: Int
 
     /// Creates push options.
-    public init(batchSize: Int = 1, maxConcurrentRequests: Int = 1) {
+    public init(batchSize: Int? = nil, maxConcurrentRequests: Int = 1) {
         self.batchSize = batchSize
         self.maxConcurrentRequests = maxConcurrentRequests
     }
 
     /// Throws ``SyncError/invalidPushOptions(_:)`` for values a push cannot run with.
     func validate() throws(SyncError) {
-        guard batchSize >= 1 else { throw .invalidPushOptions("batchSize must be at least 1, not \(batchSize)") }
+        if let batchSize, batchSize < 1 {
+            throw .invalidPushOptions("batchSize must be at least 1, not \(batchSize)")
+        }
         guard maxConcurrentRequests >= 1 else {
             throw .invalidPushOptions("maxConcurrentRequests must be at least 1, not \(maxConcurrentRequests)")
         }

@@ -1,15 +1,17 @@
 // Batched push: the operations go to the server's batch extension in queue order, many per request, and
-// each outcome is handled exactly as the answer to its own request would be (same code path, same commits).
+// each outcome is handled exactly as the answer to its own request would be (same classification, same
+// store building blocks), the outcomes of one batch committing in one transaction.
 
 extension SyncContext {
-    /// The server's batch extension, when the options ask for batches and nothing rules them out.
+    /// The server's batch extension, unless the options ask for single requests or something else rules
+    /// batches out. The client asks the server once and remembers the answer.
     func batchCapability(client: SyncClient, options: PushOptions) async -> BatchCapability? {
         // A handler sends each operation itself; a server that cannot be asked gets single requests, which
         // then report its failure as they always do.
-        guard options.batchSize > 1, pushHandler == nil else { return nil }
-        guard let batch = try? await client.capabilities().batch else { return nil }
-        return BatchCapability(
-            path: batch.path, maxOperations: min(options.batchSize, batch.maxOperations), maxBytes: batch.maxBytes)
+        guard options.batchSize ?? .max > 1, pushHandler == nil else { return nil }
+        guard var batch = try? await client.capabilities().batch, batch.maxOperations > 1 else { return nil }
+        batch.maxOperations = min(options.batchSize ?? .max, batch.maxOperations)
+        return batch
     }
 
     /// Sends the queue in batches; returns `true` when the server stopped taking batches (404 or 405) and
@@ -55,12 +57,28 @@ extension SyncContext {
             run.lastSequence = last.operation.sequence
 
             let delivered = await deliver(claims, sender: sender, batch: batch)
+            // An answered batch's outcomes commit in one transaction; otherwise each operation goes (or
+            // fails) on its own, committing as it returns.
+            var settled: [PushStep] = []
+            if case .answered(let answers) = delivered {
+                let decided = claims.enumerated().map { index, claim in
+                    DecidedOperation(
+                        claim, response: answers[index], mayRetry: !run.retried.contains(claim.operation.id))
+                }
+                settled = await settle(decided, pushId: run.pushId, delivery: delivery)
+            }
             for (index, claim) in claims.enumerated() {
                 let operation = claim.operation
                 handled.insert(operation.id)
-                let step = await push(
-                    claim, pushId: run.pushId, send: delivered.sender(for: index, kind: operation.kind, via: sender),
-                    mayRetry: !run.retried.contains(operation.id), delivery: delivery)
+                let step: PushStep
+                if index < settled.count {
+                    step = settled[index]
+                } else {
+                    step = await push(
+                        claim, pushId: run.pushId,
+                        send: delivered.sender(for: index, kind: operation.kind, via: sender),
+                        mayRetry: !run.retried.contains(operation.id), delivery: delivery)
+                }
                 endFlight(table: operation.table, itemId: operation.itemId)
                 if case .retry = step { handled.remove(operation.id) }
                 record(step, of: operation, in: &run, delivery: delivery)

@@ -4,7 +4,8 @@ import Logging
 // continue on other HTTP errors; every state change commits in the store before the next step.
 
 extension SyncContext {
-    /// Sends every pending operation of every table to the server, in queue order.
+    /// Sends every pending operation of every table to the server, in queue order: in batches when the
+    /// server offers them, one request per operation otherwise (see ``PushOptions``).
     ///
     /// Operations the server confirms leave the queue, and the server's item (with its new `version`)
     /// replaces the local row in the same transaction. Failed operations stay queued with a
@@ -174,16 +175,11 @@ extension SyncContext {
     ) async -> PushStep {
         let operation = claim.operation
         guard let item = claim.item else {
-            // The row vanished (e.g. deleted by hand): an error the app can resolve, never a stuck queue.
-            return await recordOrAbort(
-                operation, pushId: pushId, item: JSONObject(["id": .string(operation.itemId)]), status: nil,
-                message: "the local row of this \(operation.kind) is missing", delivery: delivery,
-                permanent: true)
+            let decided = DecidedOperation(missingRowOf: operation, mayRetry: mayRetry)
+            return await settle([decided], pushId: pushId, delivery: delivery).first ?? .failed
         }
-
-        let request = PushOperation(
-            operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
-            item: item)
+        let request = Self.pushOperation(operation, item: item)
+        let outcome: OperationOutcome
         do {
             let serverItem: JSONObject?
             if let pushHandler {
@@ -191,128 +187,16 @@ extension SyncContext {
             } else {
                 serverItem = try await send(request)
             }
-            return await completeSuccess(operation, serverItem: serverItem)
-        } catch let error as HTTPStatusError {
-            return await handle(
-                error, operation: operation, item: item, pushId: pushId, mayRetry: mayRetry, delivery: delivery)
-        } catch let error as TransportError {
-            return .abort(error.kind == .cancelled ? .cancelled : .abortedNetwork, reason: error.description)
-        } catch is CancellationError {
-            return .abort(.cancelled, reason: "the task was cancelled")
-        } catch let error as PushAbort {
-            return .abort(.abortedByHandler, reason: error.reason)
-        } catch let error as StoreError {
-            return .abort(.abortedStore, reason: String(describing: error))
-        } catch let error as SyncError {
-            if case .store = error { return .abort(.abortedStore, reason: error.description) }
-            return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: nil, message: error.description, delivery: delivery,
-                permanent: true)
-        } catch let error as RemoteError {
-            var status: Int?
-            var body: [UInt8]?
-            if case .malformedResponse(let code, let raw, _) = error { (status, body) = (code, raw) }
-            return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: status, message: error.description, rawBody: body,
-                delivery: delivery)
+            outcome = .completed(serverItem: serverItem)
         } catch {
-            return await recordOrAbort(
-                operation, pushId: pushId, item: item, status: nil, message: String(describing: error),
-                delivery: delivery, permanent: true)
+            outcome = OperationOutcome(operation: operation, item: item, error: error)
         }
-    }
-
-    /// Classifies an HTTP error response: success in disguise, abort, or a recorded (and maybe resolved) error.
-    private func handle(
-        _ error: HTTPStatusError,
-        operation: PendingOperation,
-        item: JSONObject,
-        pushId: String,
-        mayRetry: Bool,
-        delivery: DeliveryPolicy?
-    ) async -> PushStep {
-        if error.status == 401 {
-            return .abort(.abortedAuthentication, reason: error.description)
-        }
-        if operation.kind == .delete, error.status == 404 || error.status == 410 {
-            return await completeSuccess(operation, serverItem: nil)  // already gone on the server
-        }
-        if operation.kind != .delete, error.isConflict, let serverItem = error.serverItem,
-            ItemComparison.sameUserData(serverItem, item)
-        {
-            // The server already holds exactly our data: the write reached it earlier and only its
-            // response was lost (e.g. the app was killed mid-push), so the stale version gives 409/412.
-            return await completeSuccess(operation, serverItem: serverItem)
-        }
-        let recorded = await recordOrAbort(
-            operation, pushId: pushId, item: item, status: error.status, message: error.message,
-            rawBody: error.body, serverItem: error.serverItem, retryAfter: error.retryAfter, delivery: delivery)
-        guard case .failed = recorded, error.isConflict else { return recorded }
-        let policy = delivery?.conflictPolicies[operation.table] ?? conflictPolicy
-        let step = await applyConflictPolicy(policy, to: operation, pushId: pushId, mayRetry: mayRetry)
-        if case .failed = step, delivery != nil {
-            // Unresolved: the engine dead-letters it so it blocks nothing until the app resolves it.
-            await deadLetter(operation)
-        }
-        return step
-    }
-
-    /// Removes a confirmed operation and stores the server's item, atomically.
-    private func completeSuccess(_ operation: PendingOperation, serverItem: JSONObject?) async -> PushStep {
-        let queue = self.queue
-        do {
-            _ = try await store.write { try queue.completePush(of: operation, serverItem: serverItem, in: $0) }
-            changeNotifier.notify(operation.table)
-            return .pushed
-        } catch {
-            return .abort(.abortedStore, reason: String(describing: error))
-        }
-    }
-
-    /// Records the operation's failure and publishes it; a store failure aborts the push.
-    private func recordOrAbort(
-        _ operation: PendingOperation,
-        pushId: String,
-        item: JSONObject,
-        status: Int?,
-        message: String?,
-        rawBody: [UInt8]? = nil,
-        serverItem: JSONObject? = nil,
-        retryAfter: Duration? = nil,
-        delivery: DeliveryPolicy?,
-        permanent: Bool = false
-    ) async -> PushStep {
-        // The error's id is its operation's: it stays the same while the operation keeps failing, so an id
-        // a script read from the error list still resolves after the next push.
-        let record = OperationErrorRecord(
-            id: operation.id, operationId: operation.id, operationVersion: operation.version,
-            kind: operation.kind, table: operation.table, itemId: operation.itemId, status: status,
-            clientItem: item, serverItem: serverItem, rawBody: rawBody.map { String(decoding: $0, as: UTF8.self) },
-            message: message, pushId: pushId, createdAt: Timestamp(date: .now))
-        let queue = self.queue
-        do {
-            // The error (replacing earlier ones of the operation) and the failed state commit together.
-            _ = try await store.write { transaction in
-                try queue.recordFailure(
-                    of: operation, error: record, retryAfter: retryAfter, permanent: permanent, delivery: delivery,
-                    in: transaction)
-            }
-            eventBroadcaster.publish(
-                .operationFailed(table: operation.table, id: operation.itemId, kind: operation.kind, status: status))
-            return .failed
-        } catch {
-            return .abort(.abortedStore, reason: String(describing: error))
-        }
-    }
-
-    /// Moves an operation whose conflict stayed unresolved to the dead state (unless edited meanwhile).
-    private func deadLetter(_ operation: PendingOperation) async {
-        let queue = self.queue
-        _ = try? await store.write { try queue.deadLetter(operation, in: $0) }
+        let decided = DecidedOperation(operation: operation, item: item, outcome: outcome, mayRetry: mayRetry)
+        return await settle([decided], pushId: pushId, delivery: delivery).first ?? .failed
     }
 
     /// Applies the context's conflict policy to an operation whose error was just recorded.
-    private func applyConflictPolicy(
+    func applyConflictPolicy(
         _ policy: ConflictPolicy,
         to operation: PendingOperation,
         pushId: String,

@@ -4,8 +4,11 @@ import SyncTables
 /// offers, so clients discover them instead of assuming them.
 ///
 /// ```json
-/// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576}}
+/// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576}, "requestEncodings": ["gzip"]}
 /// ```
+///
+/// `requestEncodings` lists the `Content-Encoding`s request bodies may be sent in (their decoded size
+/// still counts against `maxBytes`).
 enum CapabilitiesDocument {
     /// Where the document is served.
     static let path = "/sync/capabilities"
@@ -23,6 +26,7 @@ enum CapabilitiesDocument {
                     "maxBytes": .integer(Int64(configuration.maxBodySize)),
                 ]))
         }
+        document["requestEncodings"] = .array(RequestBodyDecoding.acceptedEncodings.map { .string($0) })
         return .object(document)
     }
 }

@@ -2,35 +2,43 @@ import Hummingbird
 import NIOCore
 import SyncTables
 
-/// Reads back a response the server built, to embed it in a batch result.
+/// Reads back a response the server built, to embed it in a batch result or to compress it.
 enum ResponseCollector {
     /// Headers every response carries; a batch result leaves them out.
     private static let generic: Set<String> = ["content-type", "content-length", "cache-control", "expires"]
 
     /// `{"status": n, "headers": {...}, "body": <JSON or null>}`.
     static func result(of response: Response) async throws -> JSONValue {
-        let sink = BodySink()
-        try await response.body.write(CollectingWriter(sink: sink))
+        let body = try await self.body(of: response)
         var headers = JSONObject()
         for field in response.headers where !generic.contains(field.name.canonicalName) {
             headers[field.name.rawName] = .string(field.value)
         }
-        let body: JSONValue = sink.bytes.isEmpty ? .null : (try? JSONValue(parsing: sink.bytes)) ?? .null
+        let json: JSONValue =
+            body.readableBytes == 0 ? .null : (try? JSONValue(parsing: Array(body.readableBytesView))) ?? .null
         return .object(
             JSONObject([
-                "status": .integer(Int64(response.status.code)), "headers": .object(headers), "body": body,
+                "status": .integer(Int64(response.status.code)), "headers": .object(headers), "body": json,
             ]))
     }
 
+    /// The whole body of a response.
+    static func body(of response: Response) async throws -> ByteBuffer {
+        let sink = BodySink()
+        try await response.body.write(CollectingWriter(sink: sink))
+        return sink.bytes
+    }
+
     private final class BodySink {
-        var bytes: [UInt8] = []
+        var bytes = ByteBuffer()
     }
 
     private struct CollectingWriter: ResponseBodyWriter {
         let sink: BodySink
 
         mutating func write(_ buffer: ByteBuffer) async throws {
-            sink.bytes.append(contentsOf: buffer.readableBytesView)
+            var buffer = buffer
+            sink.bytes.writeBuffer(&buffer)
         }
 
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}

@@ -72,8 +72,8 @@ struct SyncEngineObservabilityTests {
         try await SyncHarness.with { harness in
             let device = try await EngineDevice.make(harness)
             let recorder = StateRecorder(device.engine.states)
-            try await harness.controls.addFault(
-                FaultRule(path: "/tables/", matchesPrefix: true, occurrence: 1, action: .dropConnection))
+            // The batch's connection is dropped, and libcurl's one resend of it too.
+            try await harness.dropConnection(method: "POST", path: "/tables/TodoItem", occurrence: 1)
             try await device.todos.insert(TodoItem(id: "a", text: "one"))
 
             await device.engine.syncNow()

@@ -172,7 +172,7 @@ struct SyncEngineScheduleTests {
             let engine = device.engine
             let background = Task { await engine.performBackgroundSync(deadline: deadline) }
             try await eventually("the pull is under way") {
-                try await harness.controls.requests().contains { $0.method == "GET" }
+                try await harness.controls.requests().contains { $0.method == "GET" && $0.path.hasPrefix("/tables/") }
             }
             device.clock.advance(to: deadline.addingTimeInterval(-1))
             let report = await background.value

@@ -1,6 +1,8 @@
 #if os(Linux)
     import Foundation
+    import SlowLink
     import SyncTables
+    import SyncTablesServer
     import Testing
 
     /// Behaviours specific to ``CurlTransport``: its thread, its handle pool and its header handling.
@@ -33,6 +35,30 @@
                     #expect(response.status == 200)
                 }
                 #expect(Set(server.requests.map(\.clientPort)).count == 3)
+            }
+        }
+
+        // URLSession is left out: FoundationNetworking stops the process ("Transfer completed, but there's
+        // no response") on this cut.
+        @Test("a connection cut inside the response headers fails with connectionLost, not an empty response")
+        func cutInsideTheHeadersFails() async throws {
+            try await SyncHarness.with { harness in
+                let proxy = try await SlowLinkProxy(
+                    upstreamPort: try #require(harness.server.port), link: SlowLinkConfiguration(oneWayDelay: .zero))
+                let transport = try CurlTransport()
+                // 40 bytes: past the status line, in the middle of the header fields.
+                proxy.dropResponse(toRequestContaining: "GET /tables/TodoItem", afterBytes: 40)
+
+                let error = await #expect(throws: TransportError.self) {
+                    try await transport.send(
+                        TransportRequest(
+                            method: .get, url: proxy.url.appendingPathComponent("tables/TodoItem"),
+                            headers: ["ZUMO-API-VERSION": "2.0.0"]))
+                }
+
+                #expect(error?.kind == .connectionLost, "\(String(describing: error))")
+                #expect(proxy.droppedConnections == 1)
+                try await proxy.close()
             }
         }
 

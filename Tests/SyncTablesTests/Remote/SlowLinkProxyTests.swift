@@ -28,7 +28,7 @@ struct SlowLinkProxyTests {
     @Test func aCappedLinkTakesAtLeastTheTransmissionTimeOfTheAnswer() async throws {
         try await SyncHarness.with(pageSize: 1000) { harness in
             let rows: [JSONObject] = (0..<500).map {
-                ["id": .string("r\($0)"), "text": .string(String(repeating: "x", count: 400))]
+                ["id": .string("r\($0)"), "text": .string(Self.incompressibleText(count: 400, seed: UInt32($0)))]
             }
             _ = try await harness.controls.seed(table: "TodoItem", items: rows)
             // 1 Mbit/s: the page of about 225 KB takes well over a second to cross.
@@ -49,7 +49,7 @@ struct SlowLinkProxyTests {
 
     @Test func aDropRuleCutsTheMatchingResponseMidwayAndOnlyThatOne() async throws {
         try await SyncHarness.with { harness in
-            let text = String(repeating: "x", count: 4_000)
+            let text = Self.incompressibleText(count: 4_000)
             _ = try await harness.controls.seed(table: "TodoItem", items: [["id": "a", "text": .string(text)]])
             let proxy = try await SlowLinkProxy(
                 upstreamPort: try #require(harness.server.port), link: SlowLinkConfiguration(oneWayDelay: .zero))
@@ -63,6 +63,17 @@ struct SlowLinkProxyTests {
             #expect(try await client.lookup(table: "TodoItem", id: "a")["text"] == .string(text))
             try await proxy.close()
         }
+    }
+
+    /// Text gzip cannot shrink much: the server compresses what the client accepts, and these tests need
+    /// the bytes on the wire.
+    private static func incompressibleText(count: Int, seed: UInt32 = 12_345) -> String {
+        var state = seed
+        return String(
+            (0..<count).map { _ in
+                state = state &* 1_103_515_245 &+ 12_345
+                return Character(Unicode.Scalar(UInt8(48 + (state >> 16) % 75)))
+            })
     }
 
     @Test func durationsAndRatesParseAsTheBenchmarksTakeThem() {

@@ -30,7 +30,8 @@ struct PurgeTests {
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 1, action: .respond(status: 400)))
             try await harness.dropConnection(method: "POST", path: "/tables/TodoItem", occurrence: 2)
-            _ = try? await device.context.push()  // b fails (error stored), c is aborted
+            // b fails (error stored), c is aborted
+            _ = try? await device.context.push(options: PushOptions(batchSize: 1))
 
             let summary = try await device.todos.purge(force: true)
 

@@ -5,6 +5,10 @@ import Testing
 
 @Suite("Push against sync-server")
 struct PushTests {
+    /// For the tests of what happens to single requests (drops, lost answers, cancellation between
+    /// operations); `BatchPushTests` has their batched counterparts.
+    private static let oneRequestEach = PushOptions(batchSize: 1)
+
     @Test func insertIsPostedWithoutSystemPropertiesAndTheServerItemIsStoredBack() async throws {
         try await SyncHarness.with { harness in
             let device = try await harness.device()
@@ -234,7 +238,7 @@ struct PushTests {
             try await harness.dropConnection(method: "POST", path: "/tables/TodoItem", occurrence: 2)
             _ = try await harness.takeRequests()
 
-            let failure = try await requirePushFailure { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push(options: Self.oneRequestEach) }
 
             // trace E: a, then b dropped (libcurl's one resend on a fresh connection is dropped too).
             let requests = try await harness.takeRequests()
@@ -246,7 +250,7 @@ struct PushTests {
             #expect(failure.errors.isEmpty)
             let remaining = try await device.context.pendingOperations().map(\.itemId)
             #expect(remaining == ["b", "c"])
-            try await device.context.push()
+            try await device.context.push(options: Self.oneRequestEach)
             #expect(try await device.context.pendingOperationCount() == 0)
             #expect(try await harness.serverItem("c") != nil)
         }
@@ -285,7 +289,7 @@ struct PushTests {
             try await harness.controls.addFault(
                 FaultRule(path: "/tables/TodoItem", action: .respond(status: 401, body: ["error": "expired"])))
 
-            let failure = try await requirePushFailure { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push(options: Self.oneRequestEach) }
 
             #expect(failure.status == .abortedAuthentication)
             #expect(try await device.context.pendingOperationCount() == 2)
@@ -301,11 +305,12 @@ struct PushTests {
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", action: .lostResponse))
 
-            let failure = try await requirePushFailure { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push(options: Self.oneRequestEach) }
             #expect(failure.status == .abortedNetwork)
             #expect(try await harness.serverItem("a") != nil)
 
-            try await device.context.push()  // 409 with an equal item: the earlier insert worked
+            // 409 with an equal item: the earlier insert worked
+            try await device.context.push(options: Self.oneRequestEach)
 
             #expect(try await device.context.pendingOperationCount() == 0)
             #expect(try await device.todos.lookup(id: "a")?.version != nil)
@@ -316,18 +321,19 @@ struct PushTests {
         try await SyncHarness.with { harness in
             var device = try await harness.device()
             try await device.todos.insert(TodoItem(id: "a", text: "x"))
-            try await device.context.push()
+            try await device.context.push(options: Self.oneRequestEach)
             try await edit("a", to: "y", on: device)
             // A new client: the PATCH goes out on a fresh connection, which libcurl never resends on.
             try await device.context.close()
             device = try await harness.device(path: device.path)
             try await harness.controls.addFault(
                 FaultRule(method: "PATCH", path: "/tables/TodoItem/a", action: .lostResponse))
-            let failure = try await requirePushFailure { try await device.context.push() }
+            let failure = try await requirePushFailure { try await device.context.push(options: Self.oneRequestEach) }
             #expect(failure.status == .abortedNetwork)
             _ = try await harness.takeRequests()
 
-            try await device.context.push()  // 412, but the server holds exactly our data: it was applied
+            // 412, but the server holds exactly our data: it was applied
+            try await device.context.push(options: Self.oneRequestEach)
 
             #expect(try await harness.takeRequests().map(\.method) == ["PATCH"])
             #expect(try await device.context.pendingOperationCount() == 0)
@@ -365,7 +371,7 @@ struct PushTests {
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 2, action: .delay(milliseconds: 1500)))
 
             let events = device.context.events
-            let push = Task { try await device.context.push() }
+            let push = Task { try await device.context.push(options: Self.oneRequestEach) }
             // Cancel once the first insert is confirmed, while the second is held by the server's delay.
             for await event in events {
                 if case .operationPushed(_, "a", _) = event { break }
@@ -381,7 +387,7 @@ struct PushTests {
             let remaining = try await device.context.pendingOperations().map(\.itemId)
             #expect(remaining.first == "b" || remaining.first == "c")
             #expect(!remaining.contains("a"))
-            try await device.context.push()
+            try await device.context.push(options: Self.oneRequestEach)
             #expect(try await device.context.pendingOperationCount() == 0)
             for id in ["a", "b", "c"] { #expect(try await harness.serverItem(id) != nil) }
         }

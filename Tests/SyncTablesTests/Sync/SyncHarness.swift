@@ -65,11 +65,17 @@ final class SyncHarness: Sendable {
     }
 
     /// The requests the server received since the last call, and forgets them.
-    func takeRequests() async throws -> [RecordedRequest] {
+    ///
+    /// A batch's operations are logged one by one, as the single requests they stand for; the batch
+    /// itself and the capabilities request that found it are left out unless `includingExtensions`.
+    func takeRequests(includingExtensions: Bool = false) async throws -> [RecordedRequest] {
         let controls = try controls
         let requests = await controls.requests()
         await controls.clearRequests()
-        return requests.filter { !$0.path.hasPrefix("/__test") }
+        return requests.filter { request in
+            guard !request.path.hasPrefix("/__test") else { return false }
+            return includingExtensions || !request.path.hasPrefix("/sync/")
+        }
     }
 
     /// Drops the connection of the n-th matching request without a response.

@@ -37,10 +37,10 @@ struct WireTraceTests {
             let device = try await harness.device(headers: ["X-ZUMO-AUTH": "secret-token"])
             try await device.todos.insert(TodoItem(id: "a", text: "a"))
             try await device.todos.insert(TodoItem(id: "b", text: "b"))
-            try await device.context.push()
+            try await device.context.push(options: PushOptions(batchSize: 1))  // each with its own features
             try await edit("a", to: "a2", on: device)
             try await device.todos.delete(id: "b")
-            try await device.context.push()
+            try await device.context.push(options: PushOptions(batchSize: 1))  // each with its own features
             try await device.todos.pull()
             try await device.todos.pull(queryId: "q")
 

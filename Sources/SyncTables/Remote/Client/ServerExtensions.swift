@@ -17,7 +17,12 @@ package struct ServerExtensions: Sendable, Hashable {
             self.batch = nil
             return
         }
-        self.batch = BatchCapability(path: path, maxOperations: Int(operations), maxBytes: Int(bytes))
+        var gzipsBody = false
+        if case .array(let encodings)? = object["requestEncodings"] {
+            gzipsBody = encodings.contains(.string("gzip"))
+        }
+        self.batch = BatchCapability(
+            path: path, maxOperations: Int(operations), maxBytes: Int(bytes), gzipsBody: gzipsBody)
     }
 
     package init(batch: BatchCapability?) {
@@ -31,6 +36,8 @@ package struct BatchCapability: Sendable, Hashable {
     package var path: String
     /// The most operations one batch may carry.
     package var maxOperations: Int
-    /// The largest request body the server accepts, in bytes.
+    /// The largest request body the server accepts, in bytes (decoded, when sent compressed).
     package var maxBytes: Int
+    /// Whether the server takes request bodies gzipped (its document lists `gzip` in `requestEncodings`).
+    package var gzipsBody = false
 }

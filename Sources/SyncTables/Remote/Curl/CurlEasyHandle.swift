@@ -58,6 +58,8 @@
             codes.append(synctables_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1))
             codes.append(synctables_easy_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 0))
             codes.append(synctables_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)))
+            // "" asks for every encoding this libcurl decodes (gzip at least) and has it decode the body.
+            codes.append(synctables_easy_setopt_string(raw, CURLOPT_ACCEPT_ENCODING, ""))
             codes.append(synctables_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, Int(request.timeout.wholeMilliseconds)))
             let connectLimit = min(connectTimeout, request.timeout)
             codes.append(

@@ -164,6 +164,11 @@
             guard status >= 100 else {
                 return .failure(TransportError(.invalidResponse, message: "The response has no status code."))
             }
+            guard transfer.receivedWholeHead else {
+                return .failure(
+                    TransportError(
+                        .connectionLost, message: "The connection closed in the middle of the response headers."))
+            }
             let response = TransportResponse(
                 status: status,
                 headers: TransportHeaders(transfer.responseFields),

@@ -22,6 +22,9 @@
         var easyHandle: CurlEasyHandle?
         var responseFields: [TransportHeaders.Field] = []
         var responseBody: [UInt8] = []
+        /// Whether the blank line ending the final response's header block arrived: libcurl reports a
+        /// connection closed inside the headers as a success with what it had read.
+        var receivedWholeHead = false
 
         init(request: TransportRequest) {
             self.request = request
@@ -72,6 +75,9 @@
             if line.hasPrefix("HTTP/") {
                 // A new status line: an interim response (100 Continue) came first, so start over.
                 responseFields.removeAll()
+                receivedWholeHead = false
+            } else if line.isEmpty {
+                receivedWholeHead = true
             } else if let first = line.first, first == " " || first == "\t", !responseFields.isEmpty {
                 // Obsolete line folding continues the previous field's value.
                 let last = responseFields.count - 1

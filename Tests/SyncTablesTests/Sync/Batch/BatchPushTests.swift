@@ -19,7 +19,7 @@ struct BatchPushTests {
 
             let summary = try await device.context.push(options: Self.batched)
 
-            let requests = try await harness.takeRequests()
+            let requests = try await harness.takeRequests(includingExtensions: true)
             #expect(requests.first.map { "\($0.method) \($0.path)" } == "GET /sync/capabilities")
             // 30 inserts, 10 updates, 5 deletes: batches of 20, 20 and 5.
             #expect(requests.filter { $0.path == "/sync/batch" }.count == 3)
@@ -34,6 +34,85 @@ struct BatchPushTests {
                 if case .pushFinished = event { break }
             }
             #expect(pushedEvents == 45)
+        }
+    }
+
+    @Test func aDefaultPushSendsBatchesAsLargeAsTheServerTakes() async throws {
+        try await SyncHarness.with(maxBatchOperations: 10) { harness in
+            let device = try await harness.device()
+            let queued = try await QueuedWork.make(on: device, harness: harness, seeded: 20, inserts: 30)
+
+            try await device.context.push()
+
+            let requests = try await harness.takeRequests(includingExtensions: true)
+            // 45 operations, at most 10 per batch as the server says.
+            #expect(
+                requests.filter { $0.path.hasPrefix("/sync/") }.map(\.line)
+                    == ["GET /sync/capabilities"] + Array(repeating: "POST /sync/batch", count: 5))
+            #expect(requests.filter { $0.path.hasPrefix("/tables/") }.map(\.line) == queued.expectedRequests)
+            try await queued.expectServerHoldsTheResult(harness, device: device)
+        }
+    }
+
+    @Test func batchSizeOneSendsOneRequestPerOperationWithoutAskingForCapabilities() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            let queued = try await QueuedWork.make(on: device, harness: harness, seeded: 5, inserts: 5)
+
+            try await device.context.push(options: PushOptions(batchSize: 1))
+
+            #expect(try await harness.takeRequests(includingExtensions: true).map(\.line) == queued.expectedRequests)
+            try await queued.expectServerHoldsTheResult(harness, device: device)
+        }
+    }
+
+    @Test func theServerIsAskedForItsCapabilitiesOncePerClient() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            try await device.todos.insert(TodoItem(id: "a", text: "a"))
+            try await device.context.push()
+            try await device.todos.insert(TodoItem(id: "b", text: "b"))
+            try await device.context.push()
+
+            let requests = try await harness.takeRequests(includingExtensions: true).map(\.line)
+            #expect(requests.filter { $0 == "GET /sync/capabilities" }.count == 1)
+            #expect(requests.filter { $0 == "POST /sync/batch" }.count == 2)
+        }
+    }
+
+    @Test func batchBodiesGoGzippedToAServerThatTakesCompressedBodies() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            let queued = try await QueuedWork.make(on: device, harness: harness, seeded: 20, inserts: 30)
+
+            try await device.context.push(options: Self.batched)
+
+            let batches = try await harness.takeRequests(includingExtensions: true).filter { $0.path == "/sync/batch" }
+            #expect(batches.count == 3)
+            // The two full batches are over the 1 KiB worth compressing; the server logs the decoded body.
+            #expect(batches.prefix(2).allSatisfy { $0.headers["content-encoding"] == "gzip" })
+            #expect(batches.allSatisfy { $0.bodyKeys == ["operations"] })
+            try await queued.expectServerHoldsTheResult(harness, device: device)
+        }
+    }
+
+    @Test func theOutcomesOfABatchCommitInOneStoreTransactionCountedByAStoreWrapper() async throws {
+        try await SyncHarness.with { harness in
+            let store = TransactionCountingStore(base: try SQLiteStore(path: harness.directory.newDatabasePath()))
+            let context = try await SyncContext(store: store, client: SyncClient(url: harness.url))
+            let todos = try await context.table(TodoItem.self)
+            for index in 0..<40 { try await todos.insert(TodoItem(id: "t\(index)", text: "item \(index)")) }
+            let before = store.writes
+
+            let summary = try await context.push(options: Self.batched)
+
+            #expect(summary.pushedOperations == 40)
+            // Two batches: a claim and a commit each, plus the lease, the queue count, the last (empty)
+            // claim and the error read. One commit per operation would be over 40.
+            let writes = store.writes - before
+            #expect(writes < 12, "\(writes) transactions")
+            #expect(try await harness.serverItem("t39")?["text"] == "item 39")
+            try await context.close()
         }
     }
 
@@ -87,12 +166,14 @@ struct BatchPushTests {
             try await second.todos.insert(TodoItem(id: "x", text: "before"))
             try await edit("a", to: "from second", on: second)
             try await second.todos.insert(TodoItem(id: "y", text: "after"))
-            _ = try await harness.takeRequests()
+            _ = try await harness.takeRequests(includingExtensions: true)
 
             let summary = try await second.context.push(options: Self.batched)
 
             #expect(summary.resolvedConflicts == 1)
-            let writes = try await harness.takeRequests().filter { $0.path.hasPrefix("/tables/") }.map(\.line)
+            let writes = try await harness.takeRequests(includingExtensions: true).filter {
+                $0.path.hasPrefix("/tables/")
+            }.map(\.line)
             #expect(
                 writes == [
                     "POST /tables/TodoItem", "PATCH /tables/TodoItem/a", "POST /tables/TodoItem",
@@ -141,7 +222,7 @@ struct BatchPushTests {
 
             try await device.context.push(options: Self.batched)
 
-            let requests = try await harness.takeRequests()
+            let requests = try await harness.takeRequests(includingExtensions: true)
             #expect(requests.map(\.line) == ["GET /sync/capabilities"] + queued.expectedRequests)
             try await queued.expectServerHoldsTheResult(harness, device: device)
         }
@@ -156,16 +237,16 @@ struct BatchPushTests {
 
             try await device.context.push(options: Self.batched)
 
-            var requests = try await harness.takeRequests()
+            var requests = try await harness.takeRequests(includingExtensions: true)
             #expect(
                 requests.map(\.line) == ["GET /sync/capabilities", "POST /sync/batch"] + queued.expectedRequests)
             try await queued.expectServerHoldsTheResult(harness, device: device)
 
             // The client remembers: the next push neither asks again nor tries a batch.
             try await device.todos.insert(TodoItem(id: "later", text: "later"))
-            _ = try await harness.takeRequests()
+            _ = try await harness.takeRequests(includingExtensions: true)
             try await device.context.push(options: Self.batched)
-            requests = try await harness.takeRequests()
+            requests = try await harness.takeRequests(includingExtensions: true)
             #expect(requests.map(\.line) == ["POST /tables/TodoItem"])
         }
     }
@@ -174,7 +255,7 @@ struct BatchPushTests {
         try await SyncHarness.with { harness in
             let device = try await harness.device()
             try await device.todos.insert(TodoItem(id: "a", text: "a"))
-            _ = try await harness.takeRequests()
+            _ = try await harness.takeRequests(includingExtensions: true)
 
             await #expect(throws: SyncError.invalidPushOptions("batchSize must be at least 1, not 0")) {
                 try await device.context.push(options: PushOptions(batchSize: 0))
@@ -183,7 +264,7 @@ struct BatchPushTests {
                 try await device.context.push(options: PushOptions(maxConcurrentRequests: 0))
             }
 
-            #expect(try await harness.takeRequests().isEmpty)
+            #expect(try await harness.takeRequests(includingExtensions: true).isEmpty)
             #expect(try await device.context.pendingOperationCount() == 1)
         }
     }
@@ -192,4 +273,28 @@ struct BatchPushTests {
 extension RecordedRequest {
     /// `METHOD /path`.
     var line: String { "\(method) \(path)" }
+}
+
+/// Hands everything to a real store and counts its write transactions.
+private struct TransactionCountingStore: StoreWrapper {
+    let base: any LocalStore
+    private let counter = Counter()
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func increment() { lock.withLock { value += 1 } }
+        var current: Int { lock.withLock { value } }
+    }
+
+    var writes: Int { counter.current }
+
+    var preferredTaskExecutor: (any TaskExecutor)? { base.preferredTaskExecutor }
+
+    func write<Result: Sendable>(
+        _ body: @Sendable (any StoreTransaction) throws -> Result
+    ) async throws -> Result {
+        counter.increment()
+        return try await base.write(body)
+    }
 }

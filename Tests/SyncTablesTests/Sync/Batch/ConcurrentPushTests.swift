@@ -7,7 +7,7 @@ import Testing
 /// keep their order, and errors and conflicts are handled exactly as in a sequential push.
 @Suite("Concurrent push")
 struct ConcurrentPushTests {
-    private static let eightAtOnce = PushOptions(maxConcurrentRequests: 8)
+    private static let eightAtOnce = PushOptions(batchSize: 1, maxConcurrentRequests: 8)
 
     @Test func withEightRequestsAtOnceEachItemsOperationsReachTheServerInQueueOrder() async throws {
         try await SyncHarness.with { harness in

@@ -13,7 +13,9 @@ struct TombstoneTests {
             try await deviceA.todos.insert(TodoItem(id: "x", text: "milk"))
             try await harness.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/TodoItem", action: .lostResponse))
-            let lost = try await requirePushFailure { try await deviceA.context.push() }
+            let lost = try await requirePushFailure {
+                try await deviceA.context.push(options: PushOptions(batchSize: 1))
+            }
             #expect(lost.status == .abortedNetwork)
             // B pulls the item, deletes it and pushes: the server keeps a tombstone with A's user data.
             let deviceB = try await harness.device()
@@ -55,12 +57,13 @@ struct TombstoneTests {
             let context = try await SyncContext(store: store, client: SyncClient(url: server.baseURL))
             let todos = try await context.table(TodoItem.self)
             try await todos.insert(TodoItem(id: "x", text: "milk"))
-            try await context.push()
+            // One request each: this server knows no capabilities document.
+            try await context.push(options: PushOptions(batchSize: 1))
             var item = try #require(try await todos.lookup(id: "x"))
             item.text = "oat milk"
             try await todos.update(item)
 
-            try await context.push()
+            try await context.push(options: PushOptions(batchSize: 1))
 
             #expect(try await todos.lookup(id: "x") == nil)
             #expect(try await context.pendingOperationCount() == 0)
