@@ -88,7 +88,7 @@ struct DocumentedExitCodeTests {
             }
         }
 
-        #expect(codes.map(\.0) == ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "64"])
+        #expect(codes.map(\.0) == ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "64"])
         for (code, meaning) in codes {
             #expect(article.contains("| `\(code)` | \(meaning) |"), "exit code \(code)")
         }
