@@ -83,7 +83,7 @@ struct CompressionTests {
 
     @Test func aGzippedBatchIsAppliedAsThePlainOneWouldBe() async throws {
         try await ServerHarness.with { harness in
-            let operations = (0..<30).map { index in
+            let operations = (0..<5).map { index in
                 #"{"method":"POST","table":"todo","body":{"id":"b\#(index)","text":"batched item \#(index)"}}"#
             }
             let body = Array(#"{"operations":[\#(operations.joined(separator: ","))]}"#.utf8)
@@ -97,10 +97,10 @@ struct CompressionTests {
                 Issue.record("no results: \(response.text)")
                 return
             }
-            #expect(results.count == 30)
+            #expect(results.count == 5)
             #expect(results.allSatisfy { $0.objectValue?["status"] == .integer(201) })
             let stored = try await harness.send(.get, "/tables/todo?$top=100")
-            #expect(try stored.ids().count == 30)
+            #expect(try stored.ids().sorted() == ["b0", "b1", "b2", "b3", "b4"])
         }
     }
 
