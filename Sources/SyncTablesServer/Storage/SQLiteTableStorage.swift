@@ -48,14 +48,7 @@ struct SQLiteTableStorage: TableStorage {
 
     /// In one snapshot, as ``readJSON(slices:limit:)``.
     func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject] {
-        try await store.write { transaction in
-            var rows: [JSONObject] = []
-            for var slice in slices where rows.count < limit {
-                slice.limit = limit - rows.count
-                rows += try transaction.read(slice)
-            }
-            return rows
-        }
+        try await store.write { transaction in try slices.rows(limit: limit, transaction.read) }
     }
 
     func count(_ query: StoreQuery) async throws -> Int {

@@ -88,7 +88,7 @@ struct DeadRetryCommand: AsyncParsableCommand {
             let count = try await StoreSession.with(options) {
                 try await $0.context.retryDeadOperations(ids: selection.selected)
             }
-            try DeadCount.report(count, "retried", selection, options)
+            DeadCount.report(count, "retried", options)
         }
     }
 }
@@ -114,7 +114,7 @@ struct DeadDiscardCommand: AsyncParsableCommand {
             let count = try await StoreSession.with(options) {
                 try await $0.context.discardDeadOperations(ids: selection.selected)
             }
-            try DeadCount.report(count, "discarded", selection, options)
+            DeadCount.report(count, "discarded", options)
         }
     }
 }
@@ -145,7 +145,7 @@ struct DeadRevertCommand: AsyncParsableCommand {
 /// Reports how many dead operations a command changed. (Naming an id that is not dead fails earlier, in
 /// the library, with nothing changed.)
 enum DeadCount {
-    static func report(_ count: Int, _ verb: String, _ selection: DeadSelection, _ options: StoreOptions) throws {
+    static func report(_ count: Int, _ verb: String, _ options: StoreOptions) {
         Output(options).emit(["count": .integer(Int64(count))], text: "\(verb) \(count) dead operation(s)")
     }
 }

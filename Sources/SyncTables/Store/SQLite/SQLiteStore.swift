@@ -111,14 +111,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         defer { publishTables() }
         return try mappingStoreErrors {
             let storage = try openStorage()
-            return try storage.reading {
-                var rows: [[UInt8]] = []
-                for var slice in slices where rows.count < limit {
-                    slice.limit = limit - rows.count
-                    rows += try storage.readJSON(slice)
-                }
-                return rows
-            }
+            return try storage.reading { try slices.rows(limit: limit, storage.readJSON) }
         }
     }
 
