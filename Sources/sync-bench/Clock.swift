@@ -35,6 +35,11 @@ struct LatencyRecorder {
         _ = histogram.record(max(1, nanoseconds / 1000))
     }
 
+    /// Adds another recorder's latencies (clients measured concurrently).
+    mutating func merge(_ other: LatencyRecorder) {
+        histogram.add(other.histogram)
+    }
+
     var p50: Double { Double(histogram.valueAtPercentile(50)) }
     var p99: Double { Double(histogram.valueAtPercentile(99)) }
 }

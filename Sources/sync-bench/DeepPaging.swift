@@ -5,7 +5,7 @@ import SyncTables
 /// pages, once through the server's `$skiptoken` next links (a keyset after the previous page's last row) and
 /// once with `$skip` (SQL `OFFSET`), interleaved round by round so both meet the same machine.
 struct DeepPaging {
-    let harness: ServerHarness
+    let baseURL: URL
     let client: SyncClient
     let table: String
     let rows: Int
@@ -40,19 +40,26 @@ struct DeepPaging {
 
     /// Page `page` by `$skip`: the rows after `page × pageSize` others.
     private func offsetURL(page: Int) throws -> URL {
-        try harness.url("/tables/\(table)?$orderby=updatedAt&$skip=\(page * pageSize)&$top=\(pageSize)")
+        try url("/tables/\(table)?$orderby=updatedAt&$skip=\(page * pageSize)&$top=\(pageSize)")
     }
 
     /// Page `page` by keyset: the server's next link from the page before it (read once with `$skip`).
     private func keysetURL(page: Int) async throws -> URL {
         let wanted = pageSize * 2  // a $top larger than a page, so the server links to the next one
-        guard page > 0 else { return try harness.url("/tables/\(table)?$orderby=updatedAt&$top=\(wanted)") }
+        guard page > 0 else { return try url("/tables/\(table)?$orderby=updatedAt&$top=\(wanted)") }
         let previous = try await client.query(
             table: table, queryString: "$orderby=updatedAt&$skip=\((page - 1) * pageSize)&$top=\(wanted)")
         guard let link = previous.nextLink, link.query?.contains("$skiptoken=") == true else {
             throw BenchError.unexpected("page \(page - 1) of \(table) has no keyset next link")
         }
         return link
+    }
+
+    private func url(_ pathAndQuery: String) throws -> URL {
+        guard let url = URL(string: baseURL.absoluteString + pathAndQuery) else {
+            throw BenchError.unexpected("bad URL \(pathAndQuery)")
+        }
+        return url
     }
 
     private func time(_ urls: [URL], into latencies: inout LatencyRecorder) async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Subprocess
+import SyncTablesServer
 import SystemPackage
 
 /// A sync server in a child process (this executable's hidden `serve` command), so the client's memory
@@ -19,12 +20,20 @@ struct ServerProcess: Sendable {
         pageSize: Int, maxTop: Int, table: String, rows: Int, runTag: String,
         _ body: (ServerProcess) async throws -> Result
     ) async throws -> Result {
-        let arguments: Arguments = [
-            "serve", "--page-size", "\(pageSize)", "--max-top", "\(maxTop)", "--table", table, "--rows", "\(rows)",
-            "--run-tag", runTag,
-        ]
+        try await with(
+            arguments: [
+                "--page-size", "\(pageSize)", "--max-top", "\(maxTop)", "--table", table, "--rows", "\(rows)",
+                "--run-tag", runTag,
+            ], body)
+    }
+
+    /// Starts `sync-bench serve` with these arguments, waits for its URL, runs `body` and stops the child
+    /// however `body` ends.
+    static func with<Result: Sendable>(
+        arguments: [String], _ body: (ServerProcess) async throws -> Result
+    ) async throws -> Result {
         let outcome = try await Subprocess.run(
-            .path("/proc/self/exe"), arguments: arguments, input: .none, output: .sequence,
+            .path("/proc/self/exe"), arguments: Arguments(["serve"] + arguments), input: .none, output: .sequence,
             error: .fileDescriptor(.standardError, closeAfterSpawningProcess: false)
         ) { execution in
             // The child prints one line, "<URL> <URL without keysets> <directory>", once seeded and listening.
@@ -43,7 +52,7 @@ struct ServerProcess: Sendable {
             // A terminated child cannot clean up: its directory goes here.
             defer {
                 try? execution.send(signal: .terminate)
-                try? FileManager.default.removeItem(atPath: fields[2])
+                if fields[2] != "-" { try? FileManager.default.removeItem(atPath: fields[2]) }
             }
             return try await body(ServerProcess(baseURL: url, baseURLWithoutKeysets: withoutKeysets))
         }
@@ -70,8 +79,15 @@ extension SyncBench {
         @Option var table = "pulltodo"
         @Option var rows = 0
         @Option var runTag = "l"
+        @Option(help: "Serve from this PostgreSQL database instead of a new SQLite file.") var database: String?
+        @Option var databaseSchema = "public"
+        @Option(help: "With --database: more tables to seed, as TABLE=ROWS (repeatable).") var seed: [String] = []
 
         func run() async throws {
+            if let database {
+                try await servePostgres(database)
+                return
+            }
             let harness = try await ServerHarness.start(pageSize: pageSize, maxTop: maxTop)
             if rows > 0 { try await harness.seed(table: table, count: rows, runTag: runTag) }
             let sibling = try await harness.startSiblingWithoutKeysets()
@@ -79,6 +95,38 @@ extension SyncBench {
             FileHandle.standardOutput.write(
                 Data("\(harness.baseURL.absoluteString) \(sibling.url.absoluteString) \(harness.directory.path)\n".utf8)
             )
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        }
+
+        /// One `sync-server` instance on a PostgreSQL database, after seeding `--table`/`--rows` and `--seed`.
+        /// Prints its URL twice (it advertises keyset pulls) and `-` for the directory.
+        private func servePostgres(_ url: String) async throws {
+            var storage = try PostgresStorage(url: url)
+            storage.schema = databaseSchema
+            let server = try await SyncServer(
+                configuration: SyncServerConfiguration(
+                    storage: .postgres(storage), pageSize: pageSize, maxTop: maxTop, enableTestControls: true))
+            try await server.start()
+            guard let baseURL = server.url, let controls = server.testControls else {
+                throw BenchError.unexpected("the server did not report its URL")
+            }
+            var tables = rows > 0 ? [(table, rows)] : []
+            for text in seed {
+                let parts = text.split(separator: "=")
+                guard parts.count == 2, let count = Int(parts[1]) else {
+                    throw BenchError.unexpected("--seed wants TABLE=ROWS, not \(text)")
+                }
+                tables.append((String(parts[0]), count))
+            }
+            for (table, count) in tables {
+                for start in stride(from: 0, to: count, by: 5_000) {
+                    let items = try (start..<min(count, start + 5_000)).map {
+                        try BenchTodo.make($0, runTag: runTag).jsonObject()
+                    }
+                    try await controls.seed(table: table, items: items)
+                }
+            }
+            FileHandle.standardOutput.write(Data("\(baseURL.absoluteString) \(baseURL.absoluteString) -\n".utf8))
             while true { try await Task.sleep(for: .seconds(3600)) }
         }
     }

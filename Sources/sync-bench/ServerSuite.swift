@@ -121,7 +121,8 @@ struct ServerSuite {
         }
         reporter.note("seeded \(sizes.pagingRows) rows in \(String(format: "%.1f", seedSeconds)) s")
         let paging = DeepPaging(
-            harness: harness, client: client, table: "pagetodo", rows: sizes.pagingRows, pageSize: sizes.pageSize)
+            baseURL: harness.baseURL, client: client, table: "pagetodo", rows: sizes.pagingRows,
+            pageSize: sizes.pageSize)
         let seconds = Stopwatch.now()
         let latencies = try await paging.measure(rounds: sizes.pagingRounds)
         let elapsed = Stopwatch.seconds(since: seconds)

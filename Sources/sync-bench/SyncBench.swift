@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlowLink
+import SyncTablesServer
 
 /// `sync-bench`: measures SyncTables against raw baselines in the same run.
 @main
@@ -88,7 +89,7 @@ extension SyncBench {
     /// The reference-backend suite.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "POST and filtered paged GET against an in-process sync server over 127.0.0.1.")
+            abstract: "POST and filtered paged GET against a sync server over 127.0.0.1 (SQLite, or PostgreSQL).")
 
         @OptionGroup var common: CommonOptions
         @Option(help: "POST inserts.") var inserts = 2_000
@@ -99,8 +100,29 @@ extension SyncBench {
         @Option(help: "Rows of the table read from both ends, keyset against OFFSET (0: skip).")
         var pagingRows = 1_000_000
         @Option(help: "Rounds over the first and last pages of that table.") var pagingRounds = 5
+        @Option(
+            help: ArgumentHelp(
+                "Serve from this PostgreSQL database (postgres://user@host:port/db) instead of SQLite.",
+                discussion: "Runs --instances server processes on it, loaded by --clients concurrent clients, "
+                    + "beside a raw PostgresNIO loop sending the same statements. Tables go in a new schema, "
+                    + "dropped at the end."))
+        var database: String?
+        @Option(help: "With --database: the instance counts to measure, comma-separated.") var instances = "1,2,3"
+        @Option(help: "With --database: concurrent clients (and raw PostgresNIO workers).") var clients = 8
 
         func run() async throws {
+            if let database {
+                let counts = instances.split(separator: ",").compactMap { Int($0) }
+                guard !counts.isEmpty, counts.allSatisfy({ $0 >= 1 }) else {
+                    throw ValidationError("--instances takes counts such as 1,2,3")
+                }
+                let sizes = PostgresServerSuite.Sizes(
+                    inserts: inserts, rows: rows, gets: gets, pageSize: pageSize, pagingRows: pagingRows,
+                    pagingRounds: pagingRounds, clients: clients, instances: counts)
+                let storage = try PostgresStorage(url: database)
+                try await PostgresServerSuite(database: storage, sizes: sizes, reporter: common.reporter).run()
+                return
+            }
             let sizes = ServerSuite.Sizes(
                 inserts: inserts, rows: rows, gets: gets, transportGets: transportGets, pageSize: pageSize,
                 pagingRows: pagingRows, pagingRounds: pagingRounds)

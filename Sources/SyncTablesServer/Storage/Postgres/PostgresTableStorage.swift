@@ -15,12 +15,14 @@ final class PostgresTableStorage: TableStorage {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let schema: String
+    private let statements: PostgresStatements
     private let logger: Logger
 
     private init(client: PostgresClient, runner: Task<Void, Never>, schema: String, logger: Logger) {
         self.client = client
         self.runner = runner
         self.schema = schema
+        self.statements = PostgresStatements(schema: schema)
         self.logger = logger
     }
 
@@ -48,10 +50,10 @@ final class PostgresTableStorage: TableStorage {
         return storage
     }
 
-    private var counters: String { "\(PostgresSQL.identifier(schema)).\"__synctables_tables\"" }
+    private var counters: String { statements.counters }
 
     private func relation(_ table: String) -> String {
-        "\(PostgresSQL.identifier(schema)).\(PostgresSQL.identifier(PostgresSQL.relation(table)))"
+        statements.relation(table)
     }
 
     private func createSchema() async throws {
@@ -158,10 +160,7 @@ final class PostgresTableStorage: TableStorage {
         while true {
             do {
                 return try await transaction { connection in
-                    let rows = try await connection.query(
-                        PostgresQuery(
-                            unsafeSQL: "SELECT body FROM \(relation(table)) WHERE id = $1 FOR UPDATE", binds: binds(id)),
-                        logger: logger)
+                    let rows = try await connection.query(statements.lockRow(table: table, id: id), logger: logger)
                     var existing: JSONObject?
                     for try await row in rows { existing = try Self.object(try row.decode(String.self)) }
                     let (position, stamp) = try await takePosition(table, connection)
@@ -231,19 +230,34 @@ final class PostgresTableStorage: TableStorage {
         }
     }
 
+    /// Seeds in one statement per call when the ids are distinct (a million rows for a benchmark take
+    /// minutes row by row), else row by row so a later item replaces an earlier one with its id.
     private func seedRows(
         table: String, items: [JSONObject], stamp: @Sendable (inout JSONObject, WriteStamp) -> Void
     ) async throws -> [JSONObject] {
-        try await transaction { connection in
-            var stored: [JSONObject] = []
-            for var item in items {
-                guard case .string(let id)? = item["id"] else { throw StoreError.missingID(table: table) }
-                let (position, writeStamp) = try await takePosition(table, connection)
-                stamp(&item, writeStamp)
-                try await write(item, id: id, table: table, position: position, isNew: false, connection)
-                stored.append(item)
+        let ids = try items.map { item in
+            guard case .string(let id)? = item["id"] else { throw StoreError.missingID(table: table) }
+            return id
+        }
+        return try await transaction { connection in
+            guard Set(ids).count == ids.count else {
+                var stored: [JSONObject] = []
+                for (var item, id) in zip(items, ids) {
+                    let (position, writeStamp) = try await takePosition(table, connection)
+                    stamp(&item, writeStamp)
+                    try await write(item, id: id, table: table, position: position, isNew: false, connection)
+                    stored.append(item)
+                }
+                return stored
             }
-            return stored
+            let stamps = try await takePositions(table, count: items.count, connection)
+            var rows: [(item: JSONObject, id: String, position: Int64)] = []
+            for ((var item, id), taken) in zip(zip(items, ids), stamps) {
+                stamp(&item, taken.stamp)
+                rows.append((item, id, taken.position))
+            }
+            if !rows.isEmpty { try await connection.query(statements.storeRows(rows, table: table), logger: logger) }
+            return rows.map(\.item)
         }
     }
 
@@ -287,20 +301,25 @@ final class PostgresTableStorage: TableStorage {
     private func takePosition(_ table: String, _ connection: PostgresConnection) async throws
         -> (Int64, WriteStamp)
     {
-        let rows = try await connection.query(
-            PostgresQuery(
-                unsafeSQL: """
-                    UPDATE \(counters) SET last_position = last_position + 1,
-                        last_updated_ms = greatest(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint,
-                                                   last_updated_ms + 1)
-                    WHERE name = $1 RETURNING last_position, last_updated_ms
-                    """, binds: binds(PostgresSQL.relation(table))), logger: logger)
+        let taken = try await takePositions(table, count: 1, connection)[0]
+        return (taken.position, taken.stamp)
+    }
+
+    /// The next `count` positions and stamps of a table, in order.
+    private func takePositions(_ table: String, count: Int, _ connection: PostgresConnection) async throws
+        -> [(position: Int64, stamp: WriteStamp)]
+    {
+        guard count > 0 else { return [] }
+        let rows = try await connection.query(statements.takePositions(table: table, count: count), logger: logger)
         for try await row in rows {
-            let (position, milliseconds) = try row.decode((Int64, Int64).self)
-            let version = String(UInt64(bitPattern: position), radix: 16)
-            return (
-                position, WriteStamp(version: version, timestamp: WriteStampIssuer.iso8601(milliseconds: milliseconds))
-            )
+            let (lastPosition, lastMilliseconds) = try row.decode((Int64, Int64).self)
+            return (0..<Int64(count)).map { index in
+                let back = Int64(count) - 1 - index
+                let position = lastPosition - back
+                let version = String(UInt64(bitPattern: position), radix: 16)
+                let timestamp = WriteStampIssuer.iso8601(milliseconds: lastMilliseconds - back)
+                return (position, WriteStamp(version: version, timestamp: timestamp))
+            }
         }
         throw PostgresStorageError.missingTable(table)
     }
@@ -308,32 +327,12 @@ final class PostgresTableStorage: TableStorage {
     private func write(
         _ item: JSONObject, id: String, table: String, position: Int64, isNew: Bool, _ connection: PostgresConnection
     ) async throws {
-        let columns = PostgresRowColumns.columns(of: item)
-        var values = PostgresBindings()
-        values.append(id)
-        values.append(String(decoding: item.jsonBytes, as: UTF8.self))
-        values.append(columns.keys)
-        values.append(columns.instants)
-        values.append(position)
-        let insert = """
-            INSERT INTO \(relation(table)) (id, body, keys, instants, position)
-            VALUES ($1, $2, $3::jsonb, $4::jsonb, $5)
-            """
-        if isNew {
-            let rows = try await connection.query(
-                PostgresQuery(unsafeSQL: insert + " ON CONFLICT (id) DO NOTHING RETURNING id", binds: values),
-                logger: logger)
-            var inserted = false
-            for try await _ in rows { inserted = true }
-            if !inserted { throw InsertRace() }
-        } else {
-            try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: insert + """
-                         ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body, keys = EXCLUDED.keys,
-                        instants = EXCLUDED.instants, position = EXCLUDED.position
-                        """, binds: values), logger: logger)
-        }
+        let statement = statements.storeRow(item, id: id, table: table, position: position, isNew: isNew)
+        let rows = try await connection.query(statement, logger: logger)
+        guard isNew else { return }
+        var inserted = false
+        for try await _ in rows { inserted = true }
+        if !inserted { throw InsertRace() }
     }
 
     // MARK: Reading
@@ -376,17 +375,7 @@ final class PostgresTableStorage: TableStorage {
     /// given (inside its transaction), else on any pooled connection.
     private func select(_ query: StoreQuery, on connection: PostgresConnection? = nil) async throws -> [Row] {
         let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
-        var compiler = PostgresFilterCompiler()
-        let condition = compiler.condition(filter)
-        var sql = """
-            SELECT body FROM \(relation(query.table)) WHERE \(condition.sql)
-            ORDER BY \(PostgresFilterCompiler.orderBy(query.ordering))
-            """
-        if condition.exact {
-            if let limit = query.limit { sql += " LIMIT \(limit)" }
-            if query.offset > 0 { sql += " OFFSET \(query.offset)" }
-        }
-        let statement = PostgresQuery(unsafeSQL: sql, binds: compiler.binds)
+        let (statement, exact) = try statements.select(query)
         let rows =
             if let connection {
                 try await connection.query(statement, logger: logger)
@@ -400,7 +389,7 @@ final class PostgresTableStorage: TableStorage {
             if let limit = query.limit, selected.count >= limit { break }
             let body = try row.decode(String.self)
             let object = try Self.object(body)
-            if !condition.exact {
+            if !exact {
                 if let filter, !evaluator.matches(filter, item: object) { continue }
                 if skipped < query.offset {
                     skipped += 1
