@@ -2,8 +2,9 @@ import Foundation
 import SyncTables
 
 /// Paged reads of a large table ordered by `updatedAt`: the p50 latency of its first pages and of its last
-/// pages, once through the server's `$skiptoken` next links (a keyset after the previous page's last row) and
-/// once with `$skip` (SQL `OFFSET`), interleaved round by round so both meet the same machine.
+/// pages, through the server's `$skiptoken` next links (a keyset after the previous page's last row), with
+/// `$skip` (SQL `OFFSET`), and as the v2 clients' incremental pull asks (PROTOCOL §5.7: `updatedAt ge` the
+/// page's first stamp), interleaved round by round so all meet the same machine.
 struct DeepPaging {
     let baseURL: URL
     let client: SyncClient
@@ -12,12 +13,14 @@ struct DeepPaging {
     let pageSize: Int
     let pagesPerEnd = 10
 
-    /// The four latency samples: keyset and offset, first and last pages.
+    /// The latency samples: keyset, offset and `updatedAt ge`, first and last pages.
     struct Latencies {
         var keysetFirst = LatencyRecorder()
         var keysetLast = LatencyRecorder()
         var offsetFirst = LatencyRecorder()
         var offsetLast = LatencyRecorder()
+        var sinceFirst = LatencyRecorder()
+        var sinceLast = LatencyRecorder()
     }
 
     func measure(rounds: Int) async throws -> Latencies {
@@ -28,12 +31,16 @@ struct DeepPaging {
         let keysetLast = try await last.asyncMap(keysetURL(page:))
         let offsetFirst = try first.map(offsetURL(page:))
         let offsetLast = try last.map(offsetURL(page:))
+        let sinceFirst = try await first.asyncMap(sinceURL(page:))
+        let sinceLast = try await last.asyncMap(sinceURL(page:))
         var latencies = Latencies()
         for _ in 0..<rounds {
             try await time(keysetFirst, into: &latencies.keysetFirst)
             try await time(offsetFirst, into: &latencies.offsetFirst)
             try await time(keysetLast, into: &latencies.keysetLast)
             try await time(offsetLast, into: &latencies.offsetLast)
+            try await time(sinceFirst, into: &latencies.sinceFirst)
+            try await time(sinceLast, into: &latencies.sinceLast)
         }
         return latencies
     }
@@ -41,6 +48,18 @@ struct DeepPaging {
     /// Page `page` by `$skip`: the rows after `page × pageSize` others.
     private func offsetURL(page: Int) throws -> URL {
         try url("/tables/\(table)?$orderby=updatedAt&$skip=\(page * pageSize)&$top=\(pageSize)")
+    }
+
+    /// Page `page` as a §5.7 pull asks for it: the rows stamped at or after its first row's `updatedAt`.
+    private func sinceURL(page: Int) async throws -> URL {
+        let first = try await client.query(
+            table: table, queryString: "$orderby=updatedAt&$skip=\(page * pageSize)&$top=1")
+        guard case .string(let stamp)? = first.items.first?["updatedAt"] else {
+            throw BenchError.unexpected("row \(page * pageSize) of \(table) has no updatedAt")
+        }
+        let filter = "updatedAt ge datetimeoffset'\(stamp)'"
+        let encoded = filter.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? filter
+        return try url("/tables/\(table)?$filter=\(encoded)&$orderby=updatedAt&$top=\(pageSize)")
     }
 
     /// Page `page` by keyset: the server's next link from the page before it (read once with `$skip`).

@@ -131,6 +131,7 @@ struct ServerSuite {
         for (kind, first, last) in [
             ("keyset ($skiptoken next link)", latencies.keysetFirst, latencies.keysetLast),
             ("OFFSET ($skip)", latencies.offsetFirst, latencies.offsetLast),
+            ("updatedAt ge (PROTOCOL §5.7)", latencies.sinceFirst, latencies.sinceLast),
         ] {
             reporter.report(
                 BenchResult(
