@@ -142,6 +142,43 @@ struct QueryTests {
         }
     }
 
+    @Test("$orderby puts null first, then numbers by value (not by their text), then strings")
+    func orderByComparesNumbersByValue() async throws {
+        try await ServerHarness.with { server in
+            try await server.controls.seed(
+                table: "mixed",
+                items: [
+                    ["id": "a", "v": 10], ["id": "b", "v": 9], ["id": "c", "v": 2.5], ["id": "d", "v": "text"],
+                    ["id": "e", "v": .null], ["id": "f", "v": -1], ["id": "g", "v": 100],
+                ])
+            #expect(
+                try await server.send(.get, "/tables/mixed?$orderby=v").ids() == ["e", "f", "c", "b", "a", "g", "d"])
+            #expect(
+                try await server.send(.get, "/tables/mixed?$orderby=v%20desc").ids()
+                    == ["d", "g", "a", "b", "c", "f", "e"])
+        }
+    }
+
+    @Test("updatedAt orders and compares as an instant, whatever the stamp's text looks like")
+    func updatedAtIsAnInstant() async throws {
+        try await ServerHarness.with { server in
+            // As text, "…06.5Z" sorts before "…06Z"; as instants it comes after.
+            try await server.controls.seed(
+                table: "stamps",
+                items: [
+                    ["id": "x", "updatedAt": "2001-02-03T04:05:06Z"],
+                    ["id": "y", "updatedAt": "2001-02-03T04:05:06.5Z"],
+                    ["id": "z", "updatedAt": "2001-02-03T04:05:05.9Z"],
+                ])
+            #expect(try await server.send(.get, "/tables/stamps?$orderby=updatedAt").ids() == ["z", "x", "y"])
+            let after = "updatedAt%20gt%20datetimeoffset'2001-02-03T04:05:06.000Z'"
+            #expect(try await server.send(.get, "/tables/stamps?$filter=\(after)&$orderby=updatedAt").ids() == ["y"])
+            let since = "updatedAt%20ge%20datetimeoffset'2001-02-03T04:05:06.000Z'"
+            #expect(
+                try await server.send(.get, "/tables/stamps?$filter=\(since)&$orderby=updatedAt").ids() == ["x", "y"])
+        }
+    }
+
     @Test("Invalid $orderby is refused with 400", arguments: ["n%20sideways", "n%20asc%20desc", ",", "n,,id"])
     func invalidOrderByIs400(orderBy: String) async throws {
         try await ServerHarness.with { server in

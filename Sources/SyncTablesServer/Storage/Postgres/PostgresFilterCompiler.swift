@@ -130,6 +130,13 @@ struct PostgresFilterCompiler {
         guard case .property(let name) = value else {
             return Self.mentionsProperty(value) ? nil : constantTruth(.comparison(op, value, .timestamp(instant)))
         }
+        if PostgresRowColumns.dateProperties.contains(name) {
+            // A date property holds its ticks as its number (as its SQLite column does): a range of the index.
+            let date = Self.property(name)
+            let ticks = "\(bind(instant.ticks))::numeric"
+            if op == .notEqual { return "(NOT (\(date.rank) = 1 AND \(date.number) = \(ticks)))" }
+            return "(\(date.rank) = 1 AND \(date.number) \(op.sqlOperator) \(ticks))"
+        }
         let ticks = "(instants ->> \(PostgresSQL.literal(name)))::bigint"
         let bound = "\(bind(instant.ticks))::bigint"
         switch op {
@@ -211,8 +218,9 @@ struct PostgresFilterCompiler {
                 terms.append("id \(direction)")
                 return terms.joined(separator: ", ")
             }
+            // Numbers by value, then text: `keys ->> name` is also a number's text, which must not decide.
             let value = property(descriptor.property)
-            terms += [value.rank, value.text, value.number].map { "\($0) \(direction)" }
+            terms += [value.rank, value.number, value.text].map { "\($0) \(direction)" }
         }
         terms.append("id ASC")
         return terms.joined(separator: ", ")

@@ -4,16 +4,21 @@ import SyncTables
 /// exactly the semantics of the SQLite backend (`ProjectedValue`).
 ///
 /// - `keys`: each property's projected value as JSON: numbers (booleans as 0/1), strings (objects and arrays as
-///   their canonical JSON text); null and absent properties are left out.
+///   their canonical JSON text); null and absent properties are left out. The date properties
+///   (``dateProperties``) hold their 100 ns ticks when they read as ISO-8601 date-times, as their SQLite
+///   columns do, so they order and compare as instants and the `updatedAt` index serves `updatedAt ge …`.
 /// - `instants`: for each projected string that reads as an ISO-8601 date-time, its 100 ns ticks, which
 ///   comparisons with `datetimeoffset'…'` constants compare.
 enum PostgresRowColumns {
+    /// The properties projected as instants: those every SQLite table has (`TableDefinition`).
+    static let dateProperties: Set<String> = ["createdAt", "updatedAt"]
+
     /// The `keys` and `instants` JSON texts of one row.
     static func columns(of item: JSONObject) -> (keys: String, instants: String) {
         var keys = JSONObject()
         var instants = JSONObject()
         for (name, value) in item.properties {
-            switch Projection.project(value, isDate: false) {
+            switch Projection.project(value, isDate: dateProperties.contains(name)) {
             case .null:
                 break
             case .integer(let integer):

@@ -109,7 +109,9 @@ package struct PostgresStatements: Sendable {
     /// returns candidate rows in order without limit or offset, which the caller filters with
     /// `FilterEvaluator` and then pages.
     package func select(_ query: StoreQuery) throws -> (statement: PostgresQuery, exact: Bool) {
-        let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
+        let filter = try query.filter.map {
+            try FilterPreparation.prepare($0, dateProperties: PostgresRowColumns.dateProperties)
+        }
         var compiler = PostgresFilterCompiler()
         let condition = compiler.condition(filter)
         var sql = """

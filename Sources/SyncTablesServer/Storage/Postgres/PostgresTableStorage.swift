@@ -106,12 +106,13 @@ final class PostgresTableStorage: TableStorage {
                                 instants jsonb NOT NULL,
                                 position bigint NOT NULL)
                             """), logger: logger)
-                // Incremental pulls order by updatedAt, then id: the index holds exactly those sort keys.
+                // Incremental pulls order by updatedAt, then id: the index holds exactly those sort keys, and
+                // `updatedAt` (an instant, see PostgresRowColumns) ranges start inside it.
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
                             CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(name + "__updated")) ON \(relation(table))
-                            (\(updatedAt.rank), \(updatedAt.text), \(updatedAt.number), id)
+                            (\(updatedAt.rank), \(updatedAt.number), \(updatedAt.text), id)
                             """), logger: logger)
                 try await connection.query(
                     PostgresQuery(
@@ -207,7 +208,9 @@ final class PostgresTableStorage: TableStorage {
 
     func count(_ query: StoreQuery) async throws -> Int {
         try await Self.describingErrors {
-            let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
+            let filter = try query.filter.map {
+                try FilterPreparation.prepare($0, dateProperties: PostgresRowColumns.dateProperties)
+            }
             var compiler = PostgresFilterCompiler()
             let condition = compiler.condition(filter)
             if condition.exact {
@@ -374,7 +377,9 @@ final class PostgresTableStorage: TableStorage {
     /// filtered here with `FilterEvaluator` (the SQLite backend's reference semantics). On `connection` when
     /// given (inside its transaction), else on any pooled connection.
     private func select(_ query: StoreQuery, on connection: PostgresConnection? = nil) async throws -> [Row] {
-        let filter = try query.filter.map { try FilterPreparation.prepare($0, dateProperties: []) }
+        let filter = try query.filter.map {
+            try FilterPreparation.prepare($0, dateProperties: PostgresRowColumns.dateProperties)
+        }
         let (statement, exact) = try statements.select(query)
         let rows =
             if let connection {
@@ -384,7 +389,7 @@ final class PostgresTableStorage: TableStorage {
             }
         var selected: [Row] = []
         var skipped = 0
-        let evaluator = FilterEvaluator(dateProperties: [])
+        let evaluator = FilterEvaluator(dateProperties: PostgresRowColumns.dateProperties)
         for try await row in rows {
             if let limit = query.limit, selected.count >= limit { break }
             let body = try row.decode(String.self)
