@@ -42,7 +42,7 @@ struct PostgresRawLoop {
             }
             var item = submitted
             for try await row in try await connection.query(statements.takePositions(table: table), logger: logger) {
-                let (position, milliseconds) = try row.decode((Int64, Int64).self)
+                let (position, milliseconds, _) = try row.decode((Int64, Int64, [String]?).self)
                 let timestamp = Timestamp(ticks: milliseconds * 10_000).iso8601Milliseconds
                 item["version"] = .string(String(UInt64(bitPattern: position), radix: 16))
                 item["createdAt"] = .string(timestamp)

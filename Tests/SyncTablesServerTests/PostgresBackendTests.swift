@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 import SyncTables
 import Testing
 
@@ -89,6 +91,43 @@ struct PostgresBackendTests {
                 let stamps = rows.compactMap { $0.string("updatedAt") }
                 #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 })
             }
+        }
+    }
+
+    @Test(
+        "A new instance counts a table's properties from the database: deleted rows' too, and an older server's once",
+        .enabled(if: TestBackend.postgresURL != nil))
+    func newInstanceKnowsTheTableProperties() async throws {
+        let database = try TestBackend.freshPostgresDatabase()
+        defer { Task { try? await TestBackend.dropSchema(of: database) } }
+        let configure: (inout SyncServerConfiguration) -> Void = {
+            $0.storage = .postgres(database)
+            $0.maxTableProperties = 20
+        }
+        func item(_ id: String, _ prefix: String, _ range: Range<Int>) -> String {
+            #"{"id":"\#(id)","# + range.map { #""\#(prefix)\#($0)":1"# }.joined(separator: ",") + "}"
+        }
+        // id and the four system properties count too: 15 of our own reach the limit of 20.
+        try await ServerHarness.with(configure) { server in
+            try await server.insert("todo", item("a", "p", 0..<10))
+            try await server.insert("todo", item("b", "p", 10..<15))
+            #expect(try await server.send(.delete, "/tables/todo/b").status == 200)
+        }
+        try await ServerHarness.with(configure) { server in
+            let refused = try await server.send(.post, "/tables/todo", json: item("c", "q", 0..<1))
+            #expect(refused.status == 400, "\(refused.text)")
+        }
+        // An older server recorded no names: the next instance reads them from the rows, where b's are gone.
+        try await TestBackend.withSession(database) { session in
+            let counters = "\"\(database.schema)\".\"__synctables_tables\""
+            try await session.query(
+                PostgresQuery(unsafeSQL: "UPDATE \(counters) SET properties = NULL"), logger: Logger(label: "test"))
+        }
+        try await ServerHarness.with(configure) { server in
+            let fits = try await server.send(.post, "/tables/todo", json: item("c", "q", 0..<5))
+            #expect(fits.status == 201, "\(fits.text)")
+            let tooMany = try await server.send(.post, "/tables/todo", json: item("d", "r", 0..<1))
+            #expect(tooMany.status == 400, "\(tooMany.text)")
         }
     }
 }

@@ -30,7 +30,8 @@ package struct PostgresStatements: Sendable {
     }
 
     /// A write's stamping step: the table's next `count` positions and `updatedAt` stamps in milliseconds
-    /// (one each, strictly increasing), returning the last of both. The time is the database clock's, bumped
+    /// (one each, strictly increasing), returning the last of both and the table's recorded property names
+    /// (a write extends them when its item brings a new one). The time is the database clock's, bumped
     /// by a millisecond when that would not be later than the table's last stamp. The counter row stays locked
     /// to the commit (see <doc:ChangeOrder>).
     package func takePositions(table: String, count: Int = 1) -> PostgresQuery {
@@ -42,7 +43,7 @@ package struct PostgresStatements: Sendable {
                 UPDATE \(counters) SET last_position = last_position + $2,
                     last_updated_ms = greatest(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint,
                                                last_updated_ms + 1) + $2 - 1
-                WHERE name = $1 RETURNING last_position, last_updated_ms
+                WHERE name = $1 RETURNING last_position, last_updated_ms, properties
                 """, binds: binds)
     }
 

@@ -68,8 +68,13 @@ final class PostgresTableStorage: TableStorage {
                         CREATE TABLE IF NOT EXISTS \(counters) (
                             name text COLLATE "C" PRIMARY KEY,
                             last_position bigint NOT NULL DEFAULT 0,
-                            last_updated_ms bigint NOT NULL DEFAULT 0)
+                            last_updated_ms bigint NOT NULL DEFAULT 0,
+                            properties text[])
                         """), logger: logger)
+            // `properties` (every property name the table's rows have used; NULL: not recorded yet) came later.
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "ALTER TABLE \(counters) ADD COLUMN IF NOT EXISTS properties text[]"),
+                logger: logger)
         }
     }
 
@@ -82,20 +87,29 @@ final class PostgresTableStorage: TableStorage {
 
     // MARK: TableStorage
 
+    /// Creates the table when absent. The property names come from its counter row, which every write that
+    /// brings a new name extends, so a new instance does not read a large table to learn them.
     func prepareTable(_ table: String) async throws -> Set<String> {
         try await Self.describingErrors {
             let name = PostgresSQL.relation(table)
             let updatedAt = PostgresFilterCompiler.property("updatedAt")
-            try await transaction { connection in
+            return try await transaction { connection in
                 try await Self.lockSchemaChanges(schema, connection, logger)
                 // Once it exists, leave it alone: even `CREATE INDEX IF NOT EXISTS` would lock out the writers.
                 let existing = try await connection.query(
                     PostgresQuery(
-                        unsafeSQL: "SELECT 1 FROM \(counters) WHERE name = $1", binds: binds(name)),
+                        unsafeSQL: "SELECT properties FROM \(counters) WHERE name = $1", binds: binds(name)),
                     logger: logger)
-                var exists = false
-                for try await _ in existing { exists = true }
-                guard !exists else { return }
+                var recorded: [String]??
+                for try await row in existing { recorded = .some(try row.decode([String]?.self)) }
+                switch recorded {
+                case .some(.some(let properties)):
+                    return Set(properties)
+                case .some(.none):
+                    return try await recordProperties(table, connection)
+                case .none:
+                    break
+                }
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
@@ -122,17 +136,43 @@ final class PostgresTableStorage: TableStorage {
                             """), logger: logger)
                 try await connection.query(
                     PostgresQuery(
-                        unsafeSQL: "INSERT INTO \(counters) (name) VALUES ($1) ON CONFLICT DO NOTHING",
+                        unsafeSQL:
+                            "INSERT INTO \(counters) (name, properties) VALUES ($1, '{}') ON CONFLICT DO NOTHING",
                         binds: binds(name)),
                     logger: logger)
+                return []
             }
-            let rows = try await client.query(
-                PostgresQuery(unsafeSQL: "SELECT DISTINCT jsonb_object_keys(body::jsonb) FROM \(relation(table))"),
-                logger: logger)
-            var names: Set<String> = []
-            for try await row in rows { names.insert(try row.decode(String.self)) }
-            return names
         }
+    }
+
+    /// Reads the property names of a table whose counter row has none recorded (made by an older server) from
+    /// its rows, once, with its writers held off by the counter row's lock, and records them.
+    private func recordProperties(_ table: String, _ connection: PostgresConnection) async throws -> Set<String> {
+        let name = PostgresSQL.relation(table)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT 1 FROM \(counters) WHERE name = $1 FOR UPDATE", binds: binds(name)),
+            logger: logger)
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT DISTINCT jsonb_object_keys(body::jsonb) FROM \(relation(table))"),
+            logger: logger)
+        var names: Set<String> = []
+        for try await row in rows { names.insert(try row.decode(String.self)) }
+        try await addProperties(names, table: table, connection)
+        return names
+    }
+
+    /// Adds names to the table's recorded property names (the caller holds the counter row's lock or takes it).
+    private func addProperties(_ names: Set<String>, table: String, _ connection: PostgresConnection) async throws {
+        var bindings = PostgresBindings()
+        bindings.append(PostgresSQL.relation(table))
+        bindings.append(names.sorted())
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    UPDATE \(counters) SET properties = ARRAY(
+                        SELECT DISTINCT unnest(coalesce(properties, '{}'::text[]) || $2::text[]) ORDER BY 1)
+                    WHERE name = $1
+                    """, binds: bindings), logger: logger)
     }
 
     func lookup(table: String, id: String) async throws -> JSONObject? {
@@ -164,10 +204,12 @@ final class PostgresTableStorage: TableStorage {
                     let rows = try await connection.query(statements.lockRow(table: table, id: id), logger: logger)
                     var existing: JSONObject?
                     for try await row in rows { existing = try Self.object(try row.decode(String.self)) }
-                    let (position, stamp) = try await takePosition(table, connection)
+                    let taken = try await takePositions(table, count: 1, connection)
+                    let (position, stamp) = (taken.stamps[0].position, taken.stamps[0].stamp)
                     let (change, result) = try decide(existing, stamp)
                     switch change {
                     case .upsert(let item):
+                        try await recordNames(of: [item], recorded: taken.properties, table: table, connection)
                         try await write(
                             item, id: id, table: table, position: position, isNew: existing == nil, connection)
                     case .delete:
@@ -246,19 +288,22 @@ final class PostgresTableStorage: TableStorage {
             guard Set(ids).count == ids.count else {
                 var stored: [JSONObject] = []
                 for (var item, id) in zip(items, ids) {
-                    let (position, writeStamp) = try await takePosition(table, connection)
-                    stamp(&item, writeStamp)
+                    let taken = try await takePositions(table, count: 1, connection)
+                    stamp(&item, taken.stamps[0].stamp)
+                    try await recordNames(of: [item], recorded: taken.properties, table: table, connection)
+                    let position = taken.stamps[0].position
                     try await write(item, id: id, table: table, position: position, isNew: false, connection)
                     stored.append(item)
                 }
                 return stored
             }
-            let stamps = try await takePositions(table, count: items.count, connection)
+            let taken = try await takePositions(table, count: items.count, connection)
             var rows: [(item: JSONObject, id: String, position: Int64)] = []
-            for ((var item, id), taken) in zip(zip(items, ids), stamps) {
-                stamp(&item, taken.stamp)
-                rows.append((item, id, taken.position))
+            for ((var item, id), next) in zip(zip(items, ids), taken.stamps) {
+                stamp(&item, next.stamp)
+                rows.append((item, id, next.position))
             }
+            try await recordNames(of: rows.map(\.item), recorded: taken.properties, table: table, connection)
             if !rows.isEmpty { try await connection.query(statements.storeRows(rows, table: table), logger: logger) }
             return rows.map(\.item)
         }
@@ -297,34 +342,38 @@ final class PostgresTableStorage: TableStorage {
 
     // MARK: Writing
 
-    /// Takes the table's next position and its `updatedAt` under the counter row's lock, held to commit.
+    /// Takes the table's next `count` positions and their `updatedAt` stamps, in order, under the counter
+    /// row's lock, held to commit; also returns the table's recorded property names (`nil`: none recorded).
     ///
     /// The database clock gives the time (so instances with skewed clocks agree), bumped by a millisecond
     /// when it would not be later than the table's last stamp: stamps grow strictly in commit order.
-    private func takePosition(_ table: String, _ connection: PostgresConnection) async throws
-        -> (Int64, WriteStamp)
-    {
-        let taken = try await takePositions(table, count: 1, connection)[0]
-        return (taken.position, taken.stamp)
-    }
-
-    /// The next `count` positions and stamps of a table, in order.
     private func takePositions(_ table: String, count: Int, _ connection: PostgresConnection) async throws
-        -> [(position: Int64, stamp: WriteStamp)]
+        -> (stamps: [(position: Int64, stamp: WriteStamp)], properties: Set<String>?)
     {
-        guard count > 0 else { return [] }
         let rows = try await connection.query(statements.takePositions(table: table, count: count), logger: logger)
         for try await row in rows {
-            let (lastPosition, lastMilliseconds) = try row.decode((Int64, Int64).self)
-            return (0..<Int64(count)).map { index in
+            let (lastPosition, lastMilliseconds, properties) = try row.decode((Int64, Int64, [String]?).self)
+            let stamps = (0..<Int64(count)).map { index in
                 let back = Int64(count) - 1 - index
                 let position = lastPosition - back
                 let version = String(UInt64(bitPattern: position), radix: 16)
                 let timestamp = WriteStampIssuer.iso8601(milliseconds: lastMilliseconds - back)
                 return (position, WriteStamp(version: version, timestamp: timestamp))
             }
+            return (stamps, properties.map(Set.init))
         }
         throw PostgresStorageError.missingTable(table)
+    }
+
+    /// Adds the items' property names that the table's counter row does not list yet (its lock is held).
+    private func recordNames(
+        of items: [JSONObject], recorded: Set<String>?, table: String, _ connection: PostgresConnection
+    ) async throws {
+        var names: Set<String> = []
+        for item in items { names.formUnion(item.properties.keys) }
+        guard let recorded, names.isSubset(of: recorded) else {
+            return try await addProperties(names, table: table, connection)
+        }
     }
 
     private func write(
