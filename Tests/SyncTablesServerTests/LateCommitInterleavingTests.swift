@@ -58,7 +58,14 @@ struct LateCommitInterleavingTests {
         try await server.withConnection { connection in
             for seed in UInt64(0)..<100 {
                 var interleaving = Interleaving(seed: seed, server: server, connection: connection, holder: holder)
-                try await interleaving.run()
+                do {
+                    try await interleaving.run()
+                } catch let error as ExpectationFailedError {
+                    throw error  // recorded already, with its seed
+                } catch {
+                    Issue.record(error, "seed \(seed)")
+                    return
+                }
             }
         }
     }

@@ -32,7 +32,6 @@ struct LateCommitTests {
                     PostgresQuery(unsafeSQL: "SELECT id FROM \"\(database.schema)\".todo WHERE id = 'x' FOR UPDATE"),
                     logger: logger)
                 // The late write: its request starts now and waits on the session's lock.
-                try await server.controls.clearRequests()
                 let late = Task { try await server.send(.patch, "/tables/todo/x", json: #"{"text":"late"}"#) }
                 try await Self.waitForLockWaiter(session, logger: logger)
 
@@ -65,6 +64,7 @@ struct LateCommitTests {
             let during = try await Self.pull(server, since: token)
             #expect(during.compactMap { $0.string("text") } == ["early"])
 
+            try await server.controls.clearRequests()
             let late = Task {
                 let response = try await server.send(.patch, "/tables/todo/x", json: #"{"text":"late"}"#)
                 return (response, ContinuousClock.now)
