@@ -1,5 +1,6 @@
 import Foundation
 import SyncTables
+import SyncTablesSQLite
 import Testing
 
 @testable import SyncTablesServer
@@ -18,12 +19,15 @@ import Testing
 ///
 /// Meanwhile other writes commit and the clients page; a release commits the session, and its writes commit late.
 ///
-/// On SQLite nothing can be held open like that: the server's store has one connection and one writer, so a write
-/// takes its stamp only once it holds the file's write lock, and commits before the next write starts. A direct
-/// connection holding that lock stops every write, and every read queued behind the waiting write on the store's
-/// serial actor, until it lets go (``LateCommitTests`` shows it). So the SQLite run has no holds: its writes race
-/// with the pull pages over real HTTP, several requests in flight at once. Which request the server serves first
-/// is up to the scheduler: a seed fixes the test's steps, not the server's order.
+/// On SQLite no write can be held open while others commit: the server's store has one connection and one
+/// writer, so a write takes its stamp only once it holds the database file's write lock, and commits before the
+/// next write starts. The SQLite run holds that lock instead, from a connection of the test's own
+/// (`BEGIN IMMEDIATE`), while up to three writes and maybe a keyset page are sent, and lets go once the server has
+/// received them all: the first to reach the store waits for the lock and everything behind it on the store's
+/// serial actor waits too (``LateCommitTests`` shows it), so they are served in the order they reached the store,
+/// not the order they were sent. Between such batches the writes race with the pull pages over real HTTP,
+/// several requests in flight at once. Which request the server serves first is up to the scheduler: a seed fixes
+/// the test's steps, not the server's order.
 ///
 /// The §5.7 algorithm's limit (see the DocC article "Change order") needs two commits between a page holding only
 /// the row at the client's watermark and its `$skip` follow-up, one of them rewriting that row. So no hold is
@@ -40,7 +44,19 @@ struct LateCommitInterleavingTests {
             configuration.pageSize = 4
         }
         guard TestBackend.isPostgres else {
-            try await ServerHarness.with(configure) { server in try await Self.runSeeds(server, holder: nil) }
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let path = directory.appendingPathComponent("server.sqlite").path
+            try await ServerHarness.with({
+                configure(&$0)
+                $0.storage = .file(path: path)
+            }) { server in
+                let fileLock = try Database(path: path)
+                try fileLock.setBusyTimeout(milliseconds: 5_000)
+                defer { try? fileLock.close() }
+                try await Self.runSeeds(server, holder: nil, fileLock: fileLock)
+            }
             return
         }
         var database = try TestBackend.freshPostgresDatabase()
@@ -49,15 +65,20 @@ struct LateCommitInterleavingTests {
             configure(&$0)
             $0.storage = .postgres(database)
         }) { server in
-            try await PostgresLockHolder.with(database) { holder in try await Self.runSeeds(server, holder: holder) }
+            try await PostgresLockHolder.with(database) { holder in
+                try await Self.runSeeds(server, holder: holder, fileLock: nil)
+            }
         }
         try await TestBackend.dropSchema(of: database)
     }
 
-    private static func runSeeds(_ server: ServerHarness, holder: PostgresLockHolder?) async throws {
+    private static func runSeeds(_ server: ServerHarness, holder: PostgresLockHolder?, fileLock: Database?)
+        async throws
+    {
         try await server.withConnection { connection in
             for seed in UInt64(0)..<100 {
-                var interleaving = Interleaving(seed: seed, server: server, connection: connection, holder: holder)
+                var interleaving = Interleaving(
+                    seed: seed, server: server, connection: connection, holder: holder, fileLock: fileLock)
                 do {
                     try await interleaving.run()
                 } catch let error as ExpectationFailedError {
@@ -78,6 +99,8 @@ private struct Interleaving {
     let server: ServerHarness
     let connection: ServerHarness.Connection
     let holder: PostgresLockHolder?
+    /// SQLite: the test's own connection to the server's database file.
+    let fileLock: Database?
     var random: SeededGenerator
     /// Each row's latest version, from the server's answers.
     var truth: [String: JSONObject] = [:]
@@ -104,12 +127,16 @@ private struct Interleaving {
     static let writes = 16
     static let maxInFlight = 4
 
-    init(seed: UInt64, server: ServerHarness, connection: ServerHarness.Connection, holder: PostgresLockHolder?) {
+    init(
+        seed: UInt64, server: ServerHarness, connection: ServerHarness.Connection, holder: PostgresLockHolder?,
+        fileLock: Database?
+    ) {
         self.seed = seed
         table = "late\(seed)"
         self.server = server
         self.connection = connection
         self.holder = holder
+        self.fileLock = fileLock
         random = SeededGenerator(seed: 0x1A7E_C000 + seed)
         skipClient = SkipPuller(table: table)
         keysetClient = KeysetPuller(table: table, port: connection.port)
@@ -132,7 +159,10 @@ private struct Interleaving {
                 }
             case 7: try await finishOne()
             default:
-                guard holder != nil else { try await finishOne(); continue }
+                guard holder != nil else {
+                    writesLeft -= try await heldFileBatch()
+                    continue
+                }
                 if let index = holds.indices.filter({ holds[$0] != nil }).randomElement(using: &random),
                     Bool.random(using: &random)
                 {
@@ -219,6 +249,38 @@ private struct Interleaving {
         try await holder?.commit(session: index)
         holds[index] = nil
         for id in inFlight.keys { inFlight[id]?.blockers.remove(index) }
+    }
+
+    // MARK: The file's write lock (SQLite)
+
+    /// Holds the database file's write lock while up to three writes, and maybe a keyset page, are sent; lets go
+    /// once the server has received them all. Returns how many writes started.
+    private mutating func heldFileBatch() async throws -> Int {
+        guard let fileLock, let id = freeRow() else { return 0 }
+        try await server.controls.clearRequests()
+        try fileLock.execute("BEGIN IMMEDIATE")
+        try await start(id)
+        var started = 1
+        for _ in 0..<Int.random(in: 0...2, using: &random) {
+            guard let id = freeRow() else { break }
+            try await start(id)
+            started += 1
+        }
+        let page: Task<KeysetPuller, any Error>? =
+            Bool.random(using: &random)
+            ? Task { [keysetClient, connection] in
+                var client = keysetClient
+                try await client.step(connection)
+                return client
+            } : nil
+        let sent = started + (page == nil ? 0 : 1)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await server.controls.requests().count < sent, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try fileLock.execute("COMMIT")
+        if let page { keysetClient = try await page.value }
+        return started
     }
 
     /// Waits until every held write waits for a lock.

@@ -5,7 +5,9 @@ import SyncTables
 struct KeysetPuller {
     let table: String
     let port: Int
+    /// The version of each row the client holds.
     var held: [String: String] = [:]
+    /// Row versions one pull returned twice.
     var problems: [String] = []
     private var token = "1970-01-01T00:00:00.000Z"
     private var next: String?

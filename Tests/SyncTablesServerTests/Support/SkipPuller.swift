@@ -1,9 +1,12 @@
 import SyncTables
 
-/// The v2 clients' incremental pull (PROTOCOL §5.7): `updatedAt ge T`, `$skip` while the watermark stays.
+/// The v2 clients' incremental pull (PROTOCOL §5.7): `updatedAt ge T`, `$skip` while the watermark stays, pages of
+/// `$top=4`.
 struct SkipPuller {
     let table: String
+    /// The version of each row the client holds.
     var held: [String: String] = [:]
+    /// Row versions one pull returned twice.
     var problems: [String] = []
     private var token = "1970-01-01T00:00:00.000Z"
     private var skip = 0
