@@ -37,7 +37,7 @@ import Testing
 struct LateCommitInterleavingTests {
     @Test(
         "100 seeded interleavings with writes in flight: zero rows missed, zero returned twice in one pull",
-        .timeLimit(.minutes(3)))
+        .timeLimit(.minutes(5)))
     func seededInterleavings() async throws {
         let configure = { (configuration: inout SyncServerConfiguration) in
             configuration.softDelete = .allTables
