@@ -215,6 +215,8 @@ let package = Package(
             dependencies: [
                 "SyncTablesServer",
                 "SyncTables",
+                // The SQLite late-commit tests hold the server's database file locked on a connection of their own.
+                "SyncTablesSQLite",
                 // The readiness probe test cuts the server's link to PostgreSQL.
                 "SlowLink",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

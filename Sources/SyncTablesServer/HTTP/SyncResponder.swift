@@ -164,6 +164,10 @@ struct SyncResponder: HTTPResponder {
             return JSONResponse.error("Invalid table name '\(name)'.", status: .badRequest)
         case StoreError.missingID:
             return JSONResponse.error("The item has no valid id.", status: .badRequest)
+        case StoreError.busy:
+            // Another connection held the SQLite file's write lock past the busy timeout: nothing changed, and
+            // the same request can succeed later.
+            return JSONResponse.error("The database is busy; try again.", status: .serviceUnavailable)
         default:
             logger.error("Request failed: \(String(describing: error))")
             return JSONResponse.error("The server failed to process the request.", status: .internalServerError)
