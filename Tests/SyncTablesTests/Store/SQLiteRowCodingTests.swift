@@ -21,8 +21,8 @@ struct SQLiteRowCodingTests {
     static let tricky: [JSONObject] = [
         [
             "id": "numbers", "one": .integer(1), "oneDouble": .double(1.0), "max": .integer(.max),
-            "min": .integer(.min), "huge": .double(1e300), "tiny": .double(.leastNonzeroMagnitude), "negativeZero": .double(-0.0),
-            "tenth": .double(0.1), "decimalLike": .double(12345.678901234567),
+            "min": .integer(.min), "huge": .double(1e300), "tiny": .double(.leastNonzeroMagnitude),
+            "negativeZero": .double(-0.0), "tenth": .double(0.1), "decimalLike": .double(12345.678901234567),
         ],
         ["id": "booleans", "yes": .bool(true), "no": .bool(false), "zero": .integer(0)],
         ["id": "nulls", "gone": .null, "empty": .string("")],
