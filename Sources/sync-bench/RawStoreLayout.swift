@@ -2,9 +2,9 @@ import Foundation
 import SyncTablesSQLite
 
 /// A second raw baseline for batched inserts: the SQL the store itself runs for each item, with everything
-/// else taken away. It writes the item's row in the store's layout (JSON text without its strings of 16
-/// bytes or more, the list of columns that keep them, one projected column per property and the pointer to
-/// its queued operation, under a text primary key) and its queue row in the relational queue layout, with
+/// else taken away. It writes the item's row in the store's layout (one projected column per property, each
+/// value kept there only, the row's kinds list, an empty `_json` and the pointer to its queued operation,
+/// under a text primary key) and its queue row in the relational queue layout, with
 /// prepared statements, pre-encoded values and the store's page cache, one row per statement, one
 /// transaction per batch.
 ///
@@ -23,7 +23,7 @@ final class RawStoreLayout {
         try database.execute("PRAGMA cache_size = -\(cacheSizeKiB)")
         try database.execute(
             """
-            CREATE TABLE items (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, _column_only TEXT,
+            CREATE TABLE items (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, _kinds TEXT,
                 _queued INTEGER, c1, c2, c3, c4, c5, c6);
             CREATE TABLE operations (
                 sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
@@ -31,7 +31,7 @@ final class RawStoreLayout {
                 version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
             """)
         insertRow = try database.prepare(
-            "INSERT INTO items (id, _json, _column_only, c1, c2, c3, c4, c5, c6, _queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO items (id, _json, _kinds, c1, c2, c3, c4, c5, c6, _queued) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         insertOperation = try database.prepare(
             """
@@ -43,27 +43,14 @@ final class RawStoreLayout {
     /// One item as this baseline writes it: everything encoded beforehand.
     struct Item: Sendable {
         var id: String
-        var json: String
-        var columnOnly: SQLiteValue
+        var kinds: String
         var columns: [SQLiteValue]
         var operationId: String
 
         init(_ todo: BenchTodo) throws {
             id = todo.id
-            // The store keeps strings of 16 bytes and more in their column only: here, the text (column 1)
-            // and the notes (column 5).
-            var object = try todo.jsonObject()
-            var list: [String] = []
-            if todo.text.utf8.count >= 16 {
-                object["text"] = nil
-                list.append("1")
-            }
-            if todo.notes.utf8.count >= 16 {
-                object["notes"] = nil
-                list.append("5")
-            }
-            json = object.jsonString
-            columnOnly = list.isEmpty ? .null : .text(list.joined(separator: ","))
+            // Every value in its column; the list names the highest column and the boolean's (column 2).
+            kinds = "6:2b"
             columns = [
                 .text(todo.text), .integer(todo.complete ? 1 : 0), .integer(Int64(todo.priority)),
                 .text(todo.category), .text(todo.notes), .real(todo.estimate),
@@ -78,8 +65,8 @@ final class RawStoreLayout {
             for item in items {
                 insertRow.reset()
                 try insertRow.bind(item.id, at: 1)
-                try insertRow.bind(item.json, at: 2)
-                try insertRow.bind(item.columnOnly, at: 3)
+                try insertRow.bind("", at: 2)
+                try insertRow.bind(item.kinds, at: 3)
                 for (offset, value) in item.columns.enumerated() { try insertRow.bind(value, at: Int32(offset + 4)) }
                 sequence += 1
                 // The row points at its queued operation (the queue has no index on the item).

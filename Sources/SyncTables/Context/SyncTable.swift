@@ -166,7 +166,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
             chunk.rows.append(row)
             chunk.itemIds.append(insert.id)
             // Only the SQLite stores stream (they are the dedicated-thread stores): their stored form.
-            chunk.canonicalJSON.append(SQLiteColumnOnlyStrings.storedJSON(row))
+            chunk.canonicalJSON.append(SQLiteRowCoding.storedJSON(row))
             if !insert.dateProperties.isEmpty { chunk.dateProperties.formUnion(insert.dateProperties) }
             if insert.changed { changed[index] = insert }
         }

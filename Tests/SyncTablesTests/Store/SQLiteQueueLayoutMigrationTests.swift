@@ -22,11 +22,11 @@ struct SQLiteQueueLayoutMigrationTests {
         }
         try await store.close()
         let database = try Database(path: path)
-        // Version 1 kept every value in `_json` (today's store keeps strings of 16 bytes or more apart).
+        // Version 1 kept every value in `_json` (today's store keeps each value in its column only).
         for row in rows {
             guard case .string(let id)? = row["id"] else { continue }
             try database.run(
-                "UPDATE \"\(SystemTables.operations)\" SET _json = ?, _column_only = NULL WHERE id = ?",
+                "UPDATE \"\(SystemTables.operations)\" SET _json = ?, _kinds = NULL WHERE id = ?",
                 [.text(row.jsonString), .text(id)])
         }
         try database.execute("DROP TABLE __synctables_operations")

@@ -114,15 +114,17 @@ struct SQLiteQueuePointersTests {
         try await todos.insert(ContextTodo(id: "b", text: "second"))
         try await todos.delete(id: "gone")
         let original = try await context.pendingOperations()
+        let rows = try await context.store.read(StoreQuery(table: "ContextTodo"))
         try await context.close()
 
-        // Back to layout 2: no pointer columns or side table, the queue with its unique index on the item.
+        // Back to layout 2: no pointer columns or side table, the queue with its unique index on the item,
+        // every value in `_json`.
         let database = try Database(path: path)
         let columns = try database.prepare("PRAGMA table_info(ContextTodo)")
         var kept: [String] = []
         while try columns.step() {
             let name = columns.text(at: 1) ?? ""
-            if name != "_queued" && name != "_column_only" { kept.append("\"\(name)\"") }
+            if name != "_queued" && name != "_kinds" { kept.append("\"\(name)\"") }
         }
         let list = kept.joined(separator: ", ")
         try database.execute(
@@ -137,6 +139,11 @@ struct SQLiteQueuePointersTests {
             INSERT INTO __synctables_operations SELECT * FROM operations_now;
             DROP TABLE operations_now;
             """)
+        for row in rows {
+            try database.run(
+                "UPDATE ContextTodo SET _json = ? WHERE id = ?",
+                [.text(row.jsonString), .text(row["id"]?.stringValue ?? "")])
+        }
         try database.setUserVersion(2)
         try database.close()
 

@@ -3,7 +3,7 @@ import SyncTables
 import SyncTablesSQLite
 import Testing
 
-/// The on-disk layout other tools can rely on: WAL journal, version stamp, JSON column, projected columns.
+/// The on-disk layout other tools can rely on: WAL journal, version stamp, projected columns, kinds and JSON.
 @Suite struct SQLiteStoreLayoutTests {
     private func storeFile(_ body: (SQLiteStore) async throws -> Void) async throws -> (TemporaryDirectory, Database) {
         let directory = try TemporaryDirectory()
@@ -17,7 +17,7 @@ import Testing
     @Test func theFileIsInWALModeAndStampedWithTheLayoutVersion() async throws {
         let (directory, database) = try await storeFile { _ in }
         #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
-        #expect(try database.userVersion() == 3)
+        #expect(try database.userVersion() == 4)
         let queueColumns = try database.prepare("PRAGMA table_info(__synctables_operations)")
         var names: [String] = []
         while try queueColumns.step() { names.append(queueColumns.text(at: 1) ?? "") }
@@ -29,7 +29,7 @@ import Testing
         _ = directory
     }
 
-    @Test func rowsKeepTheFullJSONAndProjectDatesAsTicks() async throws {
+    @Test func valuesLiveInTheirColumnsAndDatesAsTicks() async throws {
         let (directory, database) = try await storeFile { store in
             try await store.defineTable(TableDefinition(name: "TodoItem"))
             try await store.write {
@@ -49,14 +49,17 @@ import Testing
         while try columns.step() { numbers[columns.text(at: 0) ?? ""] = columns.integer(at: 1) }
         #expect(Set(numbers.keys) == ["updatedAt", "done", "x; DROP TABLE TodoItem"])
         let updated = try #require(numbers["updatedAt"])
+        let done = try #require(numbers["done"])
         #expect(try database.scalar("SELECT c\(updated) FROM TodoItem") == .integer(15_000_000))
-        #expect(try database.scalar("SELECT typeof(_json) FROM TodoItem") == .text("text"))
+        #expect(try database.scalar("SELECT c\(done) FROM TodoItem") == .integer(1))
+        // Not the canonical text of its instant ("…01.500Z"): the exact string stays in `_json`.
+        #expect(try database.scalar("SELECT _json FROM TodoItem") == .text(#"{"updatedAt":"1970-01-01T00:00:01.5Z"}"#))
+        #expect(try database.scalar("SELECT _kinds FROM TodoItem") == .text("\(numbers.values.max() ?? 0):\(done)b"))
         _ = directory
     }
 
-    @Test func longStringsAreStoredOnceInTheirColumnAndListedOnTheRow() async throws {
+    @Test func eachValueIsStoredOnceAndTheRowListsTheKindsItsColumnsDoNotTell() async throws {
         let long = String(repeating: "long text; ", count: 10)
-        let dateLike = "2024-05-01T10:00:00." + String(repeating: "0", count: 60) + "Z"
         let (directory, database) = try await storeFile { store in
             try await store.defineTable(TableDefinition(name: "Note", dateProperties: ["due"]))
             try await store.write {
@@ -65,9 +68,10 @@ import Testing
                     items: [
                         JSONObject([
                             "id": .string("a"), "body": .string(long), "short": .string("brief"),
-                            "due": .string(dateLike), "nested": .object(JSONObject(["inner": .string(long)])),
+                            "due": .string("2024-05-01T10:00:00.000Z"), "gone": .null,
+                            "nested": .object(JSONObject(["inner": .string(long)])),
                         ]),
-                        JSONObject(["id": .string("b"), "short": .string("only short")]),
+                        JSONObject(["id": .string("b")]),
                     ])
             }
         }
@@ -76,19 +80,18 @@ import Testing
         var numbers: [String: Int64] = [:]
         while try columns.step() { numbers[columns.text(at: 0) ?? ""] = columns.integer(at: 1) }
         let body = try #require(numbers["body"])
-        // The long string is in its column only; a short one, a long date-time and a nested value stay in `_json`.
-        let json = try database.scalar("SELECT _json FROM Note WHERE id = 'a'")
-        guard case .text(let text) = json else {
-            Issue.record("no _json text: \(json)")
-            return
-        }
-        #expect(!text.contains("\"body\""))
-        #expect(text.contains("\"short\":\"brief\""))
-        #expect(text.contains(dateLike))
-        #expect(text.contains("\"inner\":\"\(long)\""))
-        #expect(try database.scalar("SELECT _column_only FROM Note WHERE id = 'a'") == .text("\(body)"))
+        let due = try #require(numbers["due"])
+        #expect(try database.scalar("SELECT _json FROM Note WHERE id = 'a'") == .text(""))
         #expect(try database.scalar("SELECT c\(body) FROM Note WHERE id = 'a'") == .text(long))
-        #expect(try database.scalar("SELECT _column_only FROM Note WHERE id = 'b'") == .null)
+        #expect(try database.scalar("SELECT c\(due) FROM Note WHERE id = 'a'") == .integer(17_145_576_000_000_000))
+        let kinds = [("due", "d"), ("gone", "n"), ("nested", "j")].compactMap { property, kind in
+            numbers[property].map { ($0, kind) }
+        }.sorted { $0.0 < $1.0 }.map { "\($0.0)\($0.1)" }.joined()
+        #expect(
+            try database.scalar("SELECT _kinds FROM Note WHERE id = 'a'")
+                == .text("\(numbers.values.max() ?? 0):\(kinds)"))
+        // A row with nothing but its id.
+        #expect(try database.scalar("SELECT _kinds FROM Note WHERE id = 'b'") == .null)
         _ = directory
     }
 

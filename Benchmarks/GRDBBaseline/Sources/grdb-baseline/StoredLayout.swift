@@ -6,6 +6,7 @@ import GRDB
 struct StoredLayout {
     let queue: DatabaseQueue
     let selectSQL: String
+    let countSQL: String
 
     /// Opens SyncTables' file read-only beside the open store (WAL allows it) and builds the query's SQL from
     /// the store's catalog of projected columns.
@@ -27,8 +28,9 @@ struct StoredLayout {
             throw Mismatch(message: "the catalog lacks a column of the query: \(columns)")
         }
         // SyncTables' statement: the page's rowids sorted by the keys, then those rows read whole.
-        let stored = (["_json", "_column_only", "rowid"] + columns.values.sorted().map { "\"\($0)\"" })
+        let stored = (["id", "_json", "_kinds"] + columns.values.sorted().map { "\"\($0)\"" })
             .map { "_row.\($0)" }.joined(separator: ", ")
+        countSQL = "SELECT count(*) FROM \"\(table)\" WHERE (\"\(done)\" = 0 AND \"\(priority)\" >= 3)"
         selectSQL = """
             SELECT \(stored) FROM (
                 SELECT rowid AS _rowid FROM "\(table)" WHERE ("\(done)" = 0 AND "\(priority)" >= 3)
@@ -37,17 +39,22 @@ struct StoredLayout {
             """
     }
 
-    /// Runs the query's SQL and reads each row's stored text, as SyncTables does before parsing it.
+    /// Runs the query's SQL and reads each row's stored values, as SyncTables does before assembling them.
     func query() throws -> Int {
         try queue.read { db in
             var rows = 0
             let cursor = try Row.fetchCursor(db, sql: selectSQL)
             while let row = try cursor.next() {
-                let json: String = row[0]
-                rows += json.isEmpty ? 0 : 1
+                let values = (0..<row.count).map { row[$0] as DatabaseValue }
+                rows += values.isEmpty ? 0 : 1
             }
             return rows
         }
+    }
+
+    /// Runs the count's SQL.
+    func count() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: countSQL) ?? 0 }
     }
 
     /// Bytes per table and index of the file at `path`, largest first (SQLite's `dbstat` table).

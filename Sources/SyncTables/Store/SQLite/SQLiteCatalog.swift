@@ -3,21 +3,23 @@ import SyncTablesSQLite
 /// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
 /// generated column holds which property. Versioned with `PRAGMA user_version`.
 ///
-/// Layout (version 3):
+/// Layout (version 4):
 /// - `__synctables_tables(key, name, date_properties, indexes)`: one row per user table; `key` is the
 ///   lower-cased name, the lists are canonical JSON arrays.
 /// - `__synctables_columns(table_key, property, column_number)`: the projected column `c<number>` of each
 ///   property.
 /// - `__synctables_operations`: the context's operation queue (see ``SQLiteOperationTable``). Version 1
 ///   kept it as the JSON row table `__operations`; the step to version 2 moves its rows over.
-/// - Each user table: `id`, `_json`, `_column_only` (see ``SQLiteColumnOnlyStrings``), `_queued` (see
+/// - Each user table: `id`, `_json` and `_kinds` (see ``SQLiteRowCoding``), `_queued` (see
 ///   ``SQLiteQueuePointers``) and the projected columns; `__synctables_queued_items` holds the queue
-///   pointers of items without a row. The step to version 3 adds the two columns to every table (the old
-///   rows keep every value in `_json`), rebuilds the queue table without its unique index on the item and
-///   points every queued operation's item at it.
+///   pointers of items without a row. The step to version 3 adds `_column_only` (version 3 kept each item's
+///   JSON with its strings of 16 bytes or more left out, listed there) and `_queued` to every table,
+///   rebuilds the queue table without its unique index on the item and points every queued operation's
+///   item at it. The step to version 4 adds `_kinds` and rewrites every row so that each value is kept
+///   once, in its column (``SQLiteRowCoding/migrateRows(of:in:)``); `_column_only` stays, always `NULL`.
 struct SQLiteCatalog: Sendable {
     /// The layout version this code writes.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     /// Counts changes to the tables and their columns, so copies of what the catalog said can tell they
     /// are out of date.
@@ -50,6 +52,14 @@ struct SQLiteCatalog: Sendable {
         if version < currentVersion {
             try database.transaction {
                 try migrate(database, from: version)
+                if version < 4 {
+                    // Rows are rewritten with the catalog of the migrated file.
+                    // A table the catalog names but the file lacks has no rows.
+                    for table in try load(database).tables.values
+                    where try hasColumn("_json", table: table.definition.name, in: database) {
+                        try SQLiteRowCoding.migrateRows(of: table, in: database)
+                    }
+                }
                 try database.setUserVersion(currentVersion)
             }
         }
@@ -80,13 +90,23 @@ struct SQLiteCatalog: Sendable {
             for name in tables.values {
                 // A table the catalog names but the file lacks has nothing to extend.
                 guard try hasColumn("_json", table: name, in: database) else { continue }
-                for column in [SQLiteColumnOnlyStrings.listColumn, SQLiteQueuePointers.column]
+                for column in [SQLiteRowCoding.layoutThreeListColumn, SQLiteQueuePointers.column]
                 where try !hasColumn(column, table: name, in: database) {
                     let type = column == SQLiteQueuePointers.column ? "INTEGER" : "TEXT"
                     try database.execute("ALTER TABLE \"\(name)\" ADD COLUMN \(column) \(type)")
                 }
             }
             try SQLiteOperationTable.adoptLayoutTwoQueue(tables: tables, in: database)
+        }
+        if version < 4 {
+            let rows = try database.prepare("SELECT name FROM __synctables_tables")
+            var names: [String] = []
+            while try rows.step() { names.append(rows.text(at: 0) ?? "") }
+            for name in names where try hasColumn("_json", table: name, in: database) {
+                if try !hasColumn(SQLiteRowCoding.kindsColumn, table: name, in: database) {
+                    try database.execute("ALTER TABLE \"\(name)\" ADD COLUMN \(SQLiteRowCoding.kindsColumn) TEXT")
+                }
+            }
         }
     }
 
@@ -176,7 +196,7 @@ struct SQLiteCatalog: Sendable {
             table = SQLiteTableState(definition: definition, key: key)
             try database.execute(
                 "CREATE TABLE IF NOT EXISTS \(table.quotedName) (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, "
-                    + "\(SQLiteColumnOnlyStrings.listColumn) TEXT, \(SQLiteQueuePointers.column) INTEGER)")
+                    + "\(SQLiteRowCoding.kindsColumn) TEXT, \(SQLiteQueuePointers.column) INTEGER)")
         }
         try database.run(
             "INSERT OR REPLACE INTO __synctables_tables (key, name, date_properties, indexes) VALUES (?, ?, ?, ?)",

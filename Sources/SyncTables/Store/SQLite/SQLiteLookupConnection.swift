@@ -5,38 +5,48 @@ import SyncTablesSQLite
 /// more than the lookup itself.
 ///
 /// In WAL mode a reader sees exactly the last committed state and never waits for the writer. The
-/// connection is guarded by a lock; the row's JSON is parsed after the lock is released. Any failure
+/// connection is guarded by a lock; the row is assembled after the lock is released. Any failure
 /// here (a table defined in a write not committed yet, a closed store, an I/O error) answers
 /// ``Outcome/unavailable`` and the store repeats the lookup on its own connection, which reports the
 /// proper error.
 final class SQLiteLookupConnection: Sendable {
     /// What a lookup found.
     enum Outcome {
-        /// The stored JSON of the row, and the values it keeps in their columns only (see
-        /// ``SQLiteColumnOnlyStrings``), by property.
-        case found(json: [UInt8], columnOnly: [(String, String)])
+        /// The row's stored parts (see ``SQLiteRowCoding``).
+        case found(Row)
         /// No row has this id.
         case absent
         /// The store's own connection must answer.
         case unavailable
     }
 
+    /// A row as read, copied out of the statement so it can be assembled outside the lock.
+    struct Row {
+        var id: String
+        var json: [UInt8]
+        var kinds: String?
+        var values: [SQLiteValue]
+        var columns: SQLiteRowCoding.Columns
+
+        /// The stored item; throws when the row does not fit the columns recorded for the table (a column
+        /// another process added since).
+        func object() throws -> JSONObject {
+            try json.withUnsafeBufferPointer { json in
+                try SQLiteRowCoding.object(id: id, json: json, kinds: kinds, columns: columns, value: { values[$0] })
+            }
+        }
+    }
+
     /// What a lookup needs to know about one table.
-    struct Table: SQLiteColumnOnlyStrings.TableColumns, Sendable {
+    struct Table: Sendable {
         /// ``SQLiteTableState/lookupSQL``.
         var lookupSQL: String
-        /// ``SQLiteTableState/quotedName``.
-        var quotedName: String
-        /// ``SQLiteTableState/propertiesByNumber``.
-        var propertiesByNumber: [Int: String]
-        /// ``SQLiteTableState/storedColumnIndexes``.
-        var storedColumnIndexes: [Int: Int32]
+        /// ``SQLiteTableState/rowColumns``.
+        var columns: SQLiteRowCoding.Columns
 
         init(_ table: SQLiteTableState) {
             lookupSQL = table.lookupSQL
-            quotedName = table.quotedName
-            propertiesByNumber = table.propertiesByNumber
-            storedColumnIndexes = table.storedColumnIndexes
+            columns = table.rowColumns
         }
     }
 
@@ -76,7 +86,7 @@ final class SQLiteLookupConnection: Sendable {
         state.withLock { $0.revision }
     }
 
-    /// The stored JSON of the row `id` of `table`.
+    /// The stored parts of the row `id` of `table`.
     func lookup(table: String, id: String) -> Outcome {
         guard let key = try? TableName.key(table) else { return .unavailable }
         return state.withLock { state in
@@ -86,15 +96,13 @@ final class SQLiteLookupConnection: Sendable {
                 defer { statement.reset() }
                 try statement.bind(id, at: 1)
                 guard try statement.step() else { return .absent }
-                let json = statement.withUTF8Bytes(at: 0) { Array($0) }
-                guard let list = statement.text(at: 1) else { return .found(json: json, columnOnly: []) }
-                // Read while the row's statement still steps: both see the same commit. Anything unexpected
-                // (a column added since the tables were recorded) is the store's to answer.
-                guard
-                    let values = try SQLiteColumnOnlyStrings.values(
-                        listed: list, in: statement, table: table, database: database)
-                else { return .unavailable }
-                return .found(json: json, columnOnly: values)
+                let first = SQLiteTableState.firstRowColumn
+                return .found(
+                    Row(
+                        id: statement.text(at: 0) ?? id, json: statement.withUTF8Bytes(at: 1) { Array($0) },
+                        kinds: statement.text(at: 2),
+                        values: (0..<Int32(table.columns.numbers.count)).map { statement.value(at: first + $0) },
+                        columns: table.columns))
             } catch {
                 return .unavailable
             }

@@ -78,19 +78,15 @@ final class SQLiteStorage {
     // MARK: Reads
 
     func read(_ query: StoreQuery) throws -> [JSONObject] {
-        try readRows(query) { statement, table in try decode(statement, table: table, id: nil) }
+        try readRows(query) { statement, table in try decode(statement, table: table) }
     }
 
-    /// The stored JSON text of the matching rows, unparsed unless a row keeps long strings in their columns
-    /// only (see ``SQLiteColumnOnlyStrings``).
+    /// The canonical JSON text of the matching rows, assembled from their columns (see ``SQLiteRowCoding``).
     func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
-        try readRows(query) { statement, table in
-            guard statement.isNull(at: 1) else { return try decode(statement, table: table, id: nil).jsonBytes }
-            return statement.withUTF8Bytes(at: 0) { Array($0) }
-        }
+        try readRows(query) { statement, table in try decode(statement, table: table).jsonBytes }
     }
 
-    /// Runs the query's `SELECT _json, _column_only, rowid …` and turns each result row into a value.
+    /// Runs the query's `SELECT id, _json, _kinds, …` and turns each result row into a value.
     private func readRows<Row>(_ query: StoreQuery, _ row: (Statement, SQLiteTableState) throws -> Row) throws
         -> [Row]
     {
@@ -142,7 +138,7 @@ final class SQLiteStorage {
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step() else { return nil }
-        return try decode(statement, table: table, id: id)
+        return try decode(statement, table: table)
     }
 
     // MARK: Writes
@@ -235,7 +231,7 @@ final class SQLiteStorage {
             var touched = Array(repeating: false, count: statements.count)
             for (index, item) in items.enumerated().dropFirst(written) {
                 let id = try ItemKey.id(of: item, table: name)
-                let json = canonicalJSON?[index] ?? SQLiteColumnOnlyStrings.storedJSON(item)
+                let json = canonicalJSON?[index] ?? SQLiteRowCoding.storedJSON(item)
                 let sequence = queued.map { SQLiteValue.integer($0[index]) } ?? .null
                 let binding = try bind(
                     item, id: id, json: json, queued: sequence, to: statements, touched: &touched, table: table)
@@ -306,8 +302,8 @@ final class SQLiteStorage {
             let item = block[index]
             let base = Int32(row) * table.blockWidth
             try statement.bind(try ItemKey.id(of: item, table: table.definition.name), at: base + 1)
-            try statement.bind(utf8: canonicalJSON?[index] ?? SQLiteColumnOnlyStrings.storedJSON(item), at: base + 2)
-            var columnOnly = SQLiteColumnOnlyStrings.ListBuilder()
+            try statement.bind(utf8: canonicalJSON?[index] ?? SQLiteRowCoding.storedJSON(item), at: base + 2)
+            var kinds = SQLiteRowCoding.KindsBuilder()
             for (property, value) in item.properties where property != "id" {
                 guard let column = table.column(for: property) else {
                     missing.insert(property)
@@ -315,9 +311,9 @@ final class SQLiteStorage {
                 }
                 let projected = Projection.project(value, isDate: column.isDate).sqliteValue
                 try statement.bind(projected, at: base + column.parameter)
-                columnOnly.add(value, column: column.number)
+                kinds.add(value, column: column.number)
             }
-            if !columnOnly.text.isEmpty { try statement.bind(columnOnly.text, at: base + 3) }
+            try statement.bind(kinds.sqliteValue, at: base + 3)
             if let queued { try statement.bind(queued[index], at: base + 4) }
         }
         guard missing.isEmpty else { return missing }
@@ -349,7 +345,7 @@ final class SQLiteStorage {
         try insert.bind(id, at: 1)
         try insert.bind(utf8: json, at: 2)
         var missing: [String] = []
-        var columnOnly = SQLiteColumnOnlyStrings.ListBuilder()
+        var kinds = SQLiteRowCoding.KindsBuilder()
         for (property, value) in item.properties where property != "id" {
             guard let column = table.column(for: property) else {
                 missing.append(property)
@@ -359,11 +355,11 @@ final class SQLiteStorage {
                 let projected = Projection.project(value, isDate: column.isDate).sqliteValue
                 try statements[column.statement].bind(projected, at: column.parameter)
                 touched[column.statement] = true
-                columnOnly.add(value, column: column.number)
+                kinds.add(value, column: column.number)
             }
         }
         guard missing.isEmpty else { return .missing(missing) }
-        try insert.bind(columnOnly.sqliteValue, at: 3)
+        try insert.bind(kinds.sqliteValue, at: 3)
         // The row-replacing statement has no `_queued` (?4); without projected columns it has no ?5 either,
         // so SQLite knows no parameter 4 in it.
         if insert.parameterCount >= 4 { try insert.bind(queued, at: 4) }
@@ -491,34 +487,17 @@ final class SQLiteStorage {
         return Select(sql: sql, bindings: compiled.bindings, valueSets: compiled.valueSets)
     }
 
-    /// The row in the current result of `statement`, which selects ``SQLiteTableState/storedColumns``.
-    private func decode(_ statement: Statement, table: SQLiteTableState, id: String?) throws -> JSONObject {
-        let values: [(String, String)]?
+    /// The item in the current row of `statement`, which selects ``SQLiteTableState/storedColumns``.
+    private func decode(_ statement: Statement, table: SQLiteTableState) throws -> JSONObject {
+        let id = statement.text(at: 0) ?? ""
         do {
-            values = try columnOnlyValues(statement, table: table)
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw StoreError.invalidStoredData(table: table.definition.name, id: id, message: "\(error)")
-        }
-        do {
-            return try statement.withUTF8Bytes(at: 0) { json in
-                guard let values else { return try StoreCoding.object(utf8: json) }
-                return try SQLiteColumnOnlyStrings.merge(json, values: values)
+            return try statement.withUTF8Bytes(at: 1) { json in
+                try SQLiteRowCoding.object(
+                    id: id, json: json, kinds: statement.text(at: 2), columns: table.rowColumns,
+                    value: { statement.value(at: SQLiteTableState.firstRowColumn + Int32($0)) })
             }
         } catch {
             throw StoreError.invalidStoredData(table: table.definition.name, id: id, message: "\(error)")
         }
-    }
-
-    /// The values the current row of `statement` keeps in their columns only, or `nil` when `_json` holds
-    /// all of it. Read while `statement` still steps, so both see the same snapshot.
-    private func columnOnlyValues(_ statement: Statement, table: SQLiteTableState) throws -> [(String, String)]? {
-        guard let list = statement.text(at: 1) else { return nil }
-        guard
-            let values = try SQLiteColumnOnlyStrings.values(
-                listed: list, in: statement, table: table, database: database)
-        else { throw SQLiteColumnOnlyStrings.Unreadable(list: list) }
-        return values
     }
 }

@@ -3,9 +3,9 @@ import SyncTablesSQLite
 
 /// A ``LocalStore`` in one SQLite database file: durable, crash-safe (WAL journal), fast.
 ///
-/// Each table is an SQL table holding every item's canonical JSON plus one projected column per top-level
-/// property for filtering, ordering and indexes; long strings are kept in their column only, and every read
-/// puts them back. The store is an actor running on its own thread, so blocking SQLite calls never hold up
+/// Each table is an SQL table with one column per top-level property, in which filters, orderings and
+/// indexes work; every value is kept once, in its column, and every read gives back exactly the item that
+/// was written. The store is an actor running on its own thread, so blocking SQLite calls never hold up
 /// Swift's shared thread pool.
 ///
 /// ```swift
@@ -128,12 +128,10 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         switch lookupConnection?.lookup(table: table, id: id) ?? .unavailable {
         case .absent:
             return nil
-        case .found(let json, let columnOnly):
-            // Stored data that does not parse is reported (with its table and id) by the store's own path.
-            if let object = json.withUnsafeBufferPointer({ try? SQLiteColumnOnlyStrings.merge($0, values: columnOnly) })
-            {
-                return object
-            }
+        case .found(let row):
+            // Stored data that does not read (or a column another process added since the connection's copy
+            // of the catalog) goes to the store's own path, which reloads the catalog or reports the error.
+            if let object = try? row.object() { return object }
         case .unavailable:
             break
         }

@@ -1,11 +1,11 @@
 /// What `SQLiteStore` knows about one user table: its definition, its SQL name and the generated projected
 /// column of each property.
-struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
+struct SQLiteTableState: Sendable {
     /// One projected column.
     struct Column: Sendable {
         /// The generated SQL name (`c1`, `c2`, …), safe to splice into SQL.
         let name: String
-        /// The number in the name, which a row's column-only list (see ``SQLiteColumnOnlyStrings``) refers to.
+        /// The number in the name, which a row's kinds list (see ``SQLiteRowCoding``) refers to.
         let number: Int
         /// Which upsert statement binds this column: 0 is the `INSERT OR REPLACE`, 1… the `UPDATE`s that
         /// carry columns beyond SQLite 3.15's 999 parameters per statement.
@@ -50,27 +50,27 @@ struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
     /// lookup: it is the most frequent statement.
     private(set) var lookupSQL = ""
 
-    /// What every read of whole rows selects: the row's JSON, its column-only list and its rowid, then the
-    /// projected columns of a table with at most ``inlineColumnLimit`` of them, so a row's column-only
-    /// values (``SQLiteColumnOnlyStrings``) come with it. A wider table's are read by rowid, one more step.
+    /// What every read of whole rows selects: the id, `_json`, `_kinds` (see ``SQLiteRowCoding``), then every
+    /// projected column in creation order (``rowColumns``).
     private(set) var storedColumns = ""
 
     /// ``storedColumns`` qualified with the alias `_row`, for reads that join the table to a subquery.
     private(set) var rowStoredColumns = ""
 
-    /// The most projected columns every read selects (see ``storedColumns``).
-    static let inlineColumnLimit = 32
+    /// The projected columns ``storedColumns`` selects, from its fourth on.
+    private(set) var rowColumns = SQLiteRowCoding.Columns(properties: [], numbers: [], highest: 0)
 
-    /// Where ``storedColumns`` puts the column of each number, by number; empty for a wider table.
-    private(set) var storedColumnIndexes: [Int: Int32] = [:]
+    /// Where ``storedColumns`` puts the first projected column.
+    static let firstRowColumn: Int32 = 3
 
     private mutating func makeReadSQL() {
-        let inline = columns.count <= Self.inlineColumnLimit ? orderedColumns : []
-        let names = ["_json", SQLiteColumnOnlyStrings.listColumn, "rowid"] + inline.map { "\"\($0.name)\"" }
+        let ordered = orderedColumns
+        let names = ["id", "_json", SQLiteRowCoding.kindsColumn] + ordered.map { "\"\($0.name)\"" }
         storedColumns = names.joined(separator: ", ")
         rowStoredColumns = names.map { "_row.\($0)" }.joined(separator: ", ")
-        storedColumnIndexes = Dictionary(
-            uniqueKeysWithValues: inline.enumerated().map { ($1.number, Int32(3 + $0)) })
+        rowColumns = SQLiteRowCoding.Columns(
+            properties: ordered.map { propertiesByNumber[$0.number] ?? "" }, numbers: ordered.map(\.number),
+            highest: lastColumnNumber)
         // SQL identifiers ignore case, so a later definition's spelling of the name never changes this.
         lookupSQL = "SELECT \(storedColumns) FROM \"\(definition.name)\" WHERE id = ?"
     }
@@ -139,7 +139,7 @@ struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
     /// `_queued` stays: the item's queued operation does not change with its data.
     var replaceSQL: String {
         let assignments = orderedColumns.prefix(Self.insertColumns).map { "\"\($0.name)\" = ?\($0.parameter)" }
-        let stored = ["_json = ?2", "\(SQLiteColumnOnlyStrings.listColumn) = ?3"]
+        let stored = ["_json = ?2", "\(SQLiteRowCoding.kindsColumn) = ?3"]
         return "UPDATE \(quotedName) SET " + (stored + assignments).joined(separator: ", ") + " WHERE id = ?1"
     }
 
@@ -162,8 +162,8 @@ struct SQLiteTableState: SQLiteColumnOnlyStrings.TableColumns, Sendable {
     var blockWidth: Int32 { Int32(4 + min(columns.count, Self.insertColumns)) }
 
     /// The columns every inserted row starts with, before its projected columns: the id, the JSON, the
-    /// column-only list (``SQLiteColumnOnlyStrings``) and the queued sequence (``SQLiteQueuePointers``).
-    static let insertedColumns = "id, _json, \(SQLiteColumnOnlyStrings.listColumn), \(SQLiteQueuePointers.column)"
+    /// kinds list (``SQLiteRowCoding``) and the queued sequence (``SQLiteQueuePointers``).
+    static let insertedColumns = "id, _json, \(SQLiteRowCoding.kindsColumn), \(SQLiteQueuePointers.column)"
 
     private mutating func makeBlockInsertSQL() {
         let width = Int(blockWidth)
