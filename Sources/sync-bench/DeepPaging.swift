@@ -23,6 +23,27 @@ struct DeepPaging {
         var sinceLast = LatencyRecorder()
     }
 
+    /// Measures `rounds` rounds and reports last ÷ first pages for each way, as `suite`'s figures.
+    func report(rounds: Int, suite: String, to reporter: Reporter) async throws {
+        let start = Stopwatch.now()
+        let latencies = try await measure(rounds: rounds)
+        let elapsed = Stopwatch.seconds(since: start)
+        let shape = "page of \(pageSize) ordered by updatedAt, \(rows) rows"
+        for (kind, first, last) in [
+            ("keyset ($skiptoken next link)", latencies.keysetFirst, latencies.keysetLast),
+            ("OFFSET ($skip)", latencies.offsetFirst, latencies.offsetLast),
+            ("updatedAt ge (PROTOCOL §5.7)", latencies.sinceFirst, latencies.sinceLast),
+        ] {
+            reporter.report(
+                BenchResult(
+                    suite: suite, name: "GET \(shape), last \(pagesPerEnd) pages, \(kind)", unit: "µs p50",
+                    value: last.p50, baseline: first.p50, count: pagesPerEnd * rounds, seconds: elapsed,
+                    p50: last.p50, p99: last.p99, latencyUnit: "µs",
+                    note: "baseline: p50 of the first \(pagesPerEnd) pages, same way, same rounds "
+                        + "(p99 \(BenchResult.format(first.p99)) µs); ratio 1 = flat"))
+        }
+    }
+
     func measure(rounds: Int) async throws -> Latencies {
         let pageCount = rows / pageSize
         let first = Array(0..<pagesPerEnd)

@@ -61,7 +61,7 @@ struct PostgresRawLoop {
     /// Returns the seconds.
     func select(_ queries: [StoreQuery], workers: Int) async throws -> Double {
         let statements = try queries.map { query in
-            let (statement, exact) = try self.statements.select(query)
+            let (statement, exact, _) = try self.statements.select(query)
             guard exact else { throw BenchError.unexpected("the filter of \(query) does not compile to SQL exactly") }
             return statement
         }

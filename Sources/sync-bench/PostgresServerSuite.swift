@@ -146,23 +146,7 @@ struct PostgresServerSuite {
         let client = SyncClient(url: url, transport: try CurlTransport())
         let paging = DeepPaging(
             baseURL: url, client: client, table: "pagetodo", rows: sizes.pagingRows, pageSize: sizes.pageSize)
-        let start = Stopwatch.now()
-        let latencies = try await paging.measure(rounds: sizes.pagingRounds)
-        let elapsed = Stopwatch.seconds(since: start)
-        let shape = "page of \(sizes.pageSize) ordered by updatedAt, \(sizes.pagingRows) rows"
-        for (kind, first, last) in [
-            ("keyset ($skiptoken next link)", latencies.keysetFirst, latencies.keysetLast),
-            ("OFFSET ($skip)", latencies.offsetFirst, latencies.offsetLast),
-            ("updatedAt ge (PROTOCOL §5.7)", latencies.sinceFirst, latencies.sinceLast),
-        ] {
-            reporter.report(
-                BenchResult(
-                    suite: suite, name: "GET \(shape), last \(paging.pagesPerEnd) pages, \(kind)", unit: "µs p50",
-                    value: last.p50, baseline: first.p50, count: paging.pagesPerEnd * sizes.pagingRounds,
-                    seconds: elapsed, p50: last.p50, p99: last.p99, latencyUnit: "µs",
-                    note: "baseline: p50 of the first \(paging.pagesPerEnd) pages, same way, same rounds "
-                        + "(p99 \(BenchResult.format(first.p99)) µs); ratio 1 = flat"))
-        }
+        try await paging.report(rounds: sizes.pagingRounds, suite: suite, to: reporter)
     }
 
     // MARK: Clients

@@ -106,10 +106,12 @@ package struct PostgresStatements: Sendable {
 
     // MARK: Queries
 
-    /// The `SELECT body` of a query, and whether its filter compiled exactly. When it did not, the statement
-    /// returns candidate rows in order without limit or offset, which the caller filters with
-    /// `FilterEvaluator` and then pages.
-    package func select(_ query: StoreQuery) throws -> (statement: PostgresQuery, exact: Bool) {
+    /// The `SELECT body` of a query, whether its filter compiled exactly, and the prepared filter. When it did
+    /// not compile exactly, the statement returns candidate rows in order without limit or offset, which the
+    /// caller filters with `FilterEvaluator` (given the prepared filter) and then pages.
+    package func select(_ query: StoreQuery) throws
+        -> (statement: PostgresQuery, exact: Bool, filter: FilterExpression?)
+    {
         let filter = try query.filter.map {
             try FilterPreparation.prepare($0, dateProperties: PostgresRowColumns.dateProperties)
         }
@@ -123,6 +125,6 @@ package struct PostgresStatements: Sendable {
             if let limit = query.limit { sql += " LIMIT \(limit)" }
             if query.offset > 0 { sql += " OFFSET \(query.offset)" }
         }
-        return (PostgresQuery(unsafeSQL: sql, binds: compiler.binds), condition.exact)
+        return (PostgresQuery(unsafeSQL: sql, binds: compiler.binds), condition.exact, filter)
     }
 }

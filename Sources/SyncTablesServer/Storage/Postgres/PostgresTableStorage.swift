@@ -426,10 +426,7 @@ final class PostgresTableStorage: TableStorage {
     /// filtered here with `FilterEvaluator` (the SQLite backend's reference semantics). On `connection` when
     /// given (inside its transaction), else on any pooled connection.
     private func select(_ query: StoreQuery, on connection: PostgresConnection? = nil) async throws -> [Row] {
-        let filter = try query.filter.map {
-            try FilterPreparation.prepare($0, dateProperties: PostgresRowColumns.dateProperties)
-        }
-        let (statement, exact) = try statements.select(query)
+        let (statement, exact, filter) = try statements.select(query)
         let rows =
             if let connection {
                 try await connection.query(statement, logger: logger)
