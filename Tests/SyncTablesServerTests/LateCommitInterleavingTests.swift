@@ -175,17 +175,8 @@ private struct Interleaving {
         while skipClient.isSkipping { try await skipStep() }
         for index in holds.indices where holds[index] != nil { try await release(index) }
         while !inFlight.isEmpty { try await finishOne() }
-        for _ in 0..<2 {  // the second pass starts a fresh pull if the first ended mid-way
-            try await skipClient.finish(connection)
-            try await keysetClient.finish(connection)
-        }
-        for (name, problems, held) in [
-            ("§5.7", skipClient.problems, skipClient.held), ("keyset", keysetClient.problems, keysetClient.held),
-        ] {
-            #expect(problems.isEmpty, "seed \(seed), \(name) client: \(problems)")
-            let missed = truth.filter { id, row in held[id] != row.string("version") }.keys.sorted()
-            #expect(missed.isEmpty, "seed \(seed), \(name) client missed \(missed)")
-        }
+        try await PullerConvergence.finishAndExpect(
+            &skipClient, &keysetClient, truth: truth, seed: seed, connection: connection)
     }
 
     // MARK: Writes
