@@ -51,14 +51,24 @@ public actor MemoryStore: LocalStore, StoredPropertyNames {
         return tables.propertyNames(table: table)
     }
 
-    /// Runs `body` against a copy of the tables and keeps the copy only when `body` returns.
+    /// Runs `body` in a transaction: its changes are kept when it returns and undone when it throws.
     public func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) throws -> Result {
         try checkOpen()
+        tables.beginTransaction()
         let transaction = MemoryTransaction(tables: tables)
-        defer { transaction.isActive = false }
-        let result = try body(transaction)
-        tables = transaction.tables
-        return result
+        tables = MemoryTables()  // the transaction's tables are then the only ones, so writes change them in place
+        defer {
+            transaction.isActive = false
+            tables = transaction.tables
+        }
+        do {
+            let result = try body(transaction)
+            transaction.tables.commit()
+            return result
+        } catch {
+            transaction.tables.rollBack()
+            throw error
+        }
     }
 
     /// Drops everything; later calls throw ``StoreError/closed``.
@@ -72,7 +82,7 @@ public actor MemoryStore: LocalStore, StoredPropertyNames {
     }
 }
 
-/// The handle a ``MemoryStore`` transaction body works with: a private copy of the tables.
+/// The handle a ``MemoryStore`` transaction body works with: it holds the store's tables while the body runs.
 final class MemoryTransaction: StoreTransaction {
     var tables: MemoryTables
     var isActive = true
