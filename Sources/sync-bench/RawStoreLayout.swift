@@ -4,7 +4,8 @@ import SyncTablesSQLite
 /// A second raw baseline for batched inserts: the SQL the store itself runs for each item, with everything
 /// else taken away. It writes the item's row in the store's layout (one projected column per property, each
 /// value kept there only, the row's kinds list, an empty `_json` and the pointer to its queued operation,
-/// under a text primary key) and its queue row in the relational queue layout, with
+/// under a text primary key) and its queue row in the relational queue layout (the operation id as 16 bytes,
+/// the kind and state as numbers), with
 /// prepared statements, pre-encoded values and the store's page cache, one row per statement, one
 /// transaction per batch.
 ///
@@ -26,8 +27,8 @@ final class RawStoreLayout {
             CREATE TABLE items (id TEXT PRIMARY KEY NOT NULL, _json TEXT NOT NULL, _kinds TEXT,
                 _queued INTEGER, c1, c2, c3, c4, c5, c6);
             CREATE TABLE operations (
-                sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
-                table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
+                sequence INTEGER PRIMARY KEY NOT NULL, operation_id NOT NULL, kind INTEGER NOT NULL,
+                table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state INTEGER NOT NULL,
                 version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
             """)
         insertRow = try database.prepare(
@@ -36,7 +37,7 @@ final class RawStoreLayout {
         insertOperation = try database.prepare(
             """
             INSERT INTO operations (sequence, operation_id, kind, table_name, item_id, item, state, version,
-                created_at, attempts) VALUES (?, ?, 'insert', 'BenchTodo', ?, NULL, 'pending', 1, ?, 0)
+                created_at, attempts) VALUES (?, ?, 0, 'BenchTodo', ?, NULL, 0, 1, ?, 0)
             """)
     }
 
@@ -45,7 +46,7 @@ final class RawStoreLayout {
         var id: String
         var kinds: String
         var columns: [SQLiteValue]
-        var operationId: String
+        var operationId: [UInt8]
 
         init(_ todo: BenchTodo) throws {
             id = todo.id
@@ -55,7 +56,7 @@ final class RawStoreLayout {
                 .text(todo.text), .integer(todo.complete ? 1 : 0), .integer(Int64(todo.priority)),
                 .text(todo.category), .text(todo.notes), .real(todo.estimate),
             ]
-            operationId = UUID().uuidString.lowercased()
+            operationId = withUnsafeBytes(of: UUID().uuid) { Array($0) }
         }
     }
 
@@ -74,7 +75,7 @@ final class RawStoreLayout {
                 try insertRow.run()
                 insertOperation.reset()
                 try insertOperation.bind(sequence, at: 1)
-                try insertOperation.bind(item.operationId, at: 2)
+                try insertOperation.bind(bytes: item.operationId, at: 2)
                 try insertOperation.bind(item.id, at: 3)
                 try insertOperation.bind(638_000_000_000_000_000 + sequence, at: 4)
                 try insertOperation.run()

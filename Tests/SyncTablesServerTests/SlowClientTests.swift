@@ -33,8 +33,10 @@ struct SlowClientTests {
 
             for index in 0..<10 {
                 let before = ContinuousClock.now
-                let inserted = try await server.send(.post, "/tables/todo", json: #"{"id":"n\#(index)"}"#)
-                let read = try await server.send(.get, "/tables/todo/n\(index)")
+                // The client waits longer than the bound below, so a slow answer fails the bound, not the client.
+                let inserted = try await server.send(
+                    .post, "/tables/todo", json: #"{"id":"n\#(index)"}"#, timeout: .seconds(60))
+                let read = try await server.send(.get, "/tables/todo/n\(index)", timeout: .seconds(60))
                 #expect(inserted.status == 201 && read.status == 200)
                 // Each takes milliseconds alone; the bound only says no request waits for the slow clients' deadlines
                 // to pass many times over, even on a loaded 2-core machine.

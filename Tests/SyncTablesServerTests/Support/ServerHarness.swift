@@ -39,15 +39,18 @@ struct ServerHarness: Sendable {
         if let database { try await TestBackend.dropSchema(of: database) }
     }
 
-    /// Sends one request on a fresh connection. `apiVersion` nil leaves the `ZUMO-API-VERSION` header out.
+    /// Sends one request on a fresh connection. `apiVersion` nil leaves the `ZUMO-API-VERSION` header out;
+    /// the request fails with the client's `readTimeout` after `timeout`.
     func send(
         _ method: HTTPRequest.Method,
         _ path: String,
         json: String? = nil,
         headers: [String: String] = [:],
-        apiVersion: String? = "2.0.0"
+        apiVersion: String? = "2.0.0",
+        timeout: Duration = .seconds(20)
     ) async throws -> HTTPResult {
-        try await send(method, path, body: json.map { Array($0.utf8) }, headers: headers, apiVersion: apiVersion)
+        try await send(
+            method, path, body: json.map { Array($0.utf8) }, headers: headers, apiVersion: apiVersion, timeout: timeout)
     }
 
     /// Sends raw body bytes.
@@ -56,13 +59,14 @@ struct ServerHarness: Sendable {
         _ path: String,
         body: [UInt8]?,
         headers: [String: String] = [:],
-        apiVersion: String? = "2.0.0"
+        apiVersion: String? = "2.0.0",
+        timeout: Duration = .seconds(20)
     ) async throws -> HTTPResult {
         var fields = HTTPFields()
         if let apiVersion { fields[HTTPField.Name("ZUMO-API-VERSION")!] = apiVersion }
         if body != nil { fields[.contentType] = "application/json" }
         for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
-        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(20)))
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: timeout))
         client.connect()
         defer { Task { try? await client.shutdown() } }
         let request = TestClient.Request(

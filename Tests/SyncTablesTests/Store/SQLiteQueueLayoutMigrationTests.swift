@@ -5,7 +5,8 @@ import Testing
 @testable import SyncTables
 
 /// Catalog layout 1 kept the operation queue as JSON rows of `__operations`; opening such a file moves
-/// them into `__synctables_operations` once, in one transaction.
+/// them into `__synctables_operations` once, in one transaction. Layouts 2 to 4 spelled each operation's id,
+/// kind and state as text; opening such a file rewrites the queue in the compact form of layout 5.
 @Suite("SQLite queue layout migration")
 struct SQLiteQueueLayoutMigrationTests {
     /// Writes a file in layout 1: the queue as `__operations` JSON rows (through the generic table API,
@@ -74,6 +75,105 @@ struct SQLiteQueueLayoutMigrationTests {
         #expect(
             try database.scalar("SELECT COUNT(*) FROM __synctables_tables WHERE key = '__operations'") == .integer(0))
         try database.close()
+    }
+
+    /// Rewrites the queue of a current file as layout 4 wrote it: id, kind and state as text.
+    private func rewriteQueueInLayoutFour(path: String, extraRows: [PendingOperation] = []) throws {
+        let database = try Database(path: path)
+        let rows = try database.prepare(
+            "SELECT \(SQLiteOperationTable.columns) FROM \(SQLiteOperationTable.name) ORDER BY sequence")
+        var operations: [PendingOperation] = []
+        while try rows.step() { operations.append(try SQLiteOperationTable.operation(from: rows)) }
+        rows.reset()
+        try database.execute(
+            "DROP TABLE \(SQLiteOperationTable.name); \(SQLiteOperationTable.layoutFourCreateSQL)")
+        try SQLiteOperationTable.insert(operations + extraRows, compact: false, in: database)
+        try database.setUserVersion(4)
+        try database.close()
+    }
+
+    @Test func aLayoutFourQueueIsRewrittenCompactWithEveryFieldAndOrder() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        var original = try await queueWithEveryKind(path: path)
+        // Every state, and an id that is not a lowercase UUID, come back exactly.
+        let store = try SQLiteStore(path: path)
+        original[0].state = .failed
+        original[1].state = .attempted
+        original[1].attempts = 2
+        original[2].state = .dead
+        let changed = Array(original.prefix(3))
+        try await store.write { try $0.saveQueuedOperations(changed) }
+        try await store.close()
+        let foreign = PendingOperation(
+            id: "6F9619FF-8B86-D011-B42D-00C04FC964FF", sequence: 100, kind: .delete, table: "ContextTodo",
+            itemId: "imported", item: ["id": "imported"], state: .pending, version: 3,
+            createdAt: original[0].createdAt, attempts: 0)
+        try rewriteQueueInLayoutFour(path: path, extraRows: [foreign])
+
+        let reopened = try await SyncContext(store: try SQLiteStore(path: path))
+        #expect(try await reopened.pendingOperations() == original + [foreign])
+        // A selection by operation id finds both spellings.
+        for id in [original[3].id, foreign.id] {
+            let found = try await reopened.store.write { try $0.queuedOperations(OperationSelection(operationId: id)) }
+            #expect(found.map(\.id) == [id])
+        }
+        try await reopened.store.close()
+
+        let database = try Database(path: path)
+        #expect(try database.userVersion() == SQLiteCatalog.currentVersion)
+        let types = try database.prepare(
+            "SELECT typeof(operation_id), typeof(kind), typeof(state) FROM \(SQLiteOperationTable.name) ORDER BY sequence"
+        )
+        var rows: [[String]] = []
+        while try types.step() { rows.append((0..<3).map { types.text(at: Int32($0)) ?? "" }) }
+        types.reset()
+        #expect(rows.dropLast().allSatisfy { $0 == ["blob", "integer", "integer"] })
+        #expect(rows.last == ["text", "integer", "integer"])
+        try database.close()
+    }
+
+    @Test func anUnreadableLayoutFourRowRefusesToOpenAndChangesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.newDatabasePath()
+        let original = try await queueWithEveryKind(path: path)
+        try rewriteQueueInLayoutFour(path: path)
+        let database = try Database(path: path)
+        try database.run(
+            "UPDATE \(SQLiteOperationTable.name) SET kind = 'explode' WHERE sequence = ?",
+            [.integer(Int64(original[1].sequence))])
+        try database.close()
+
+        #expect(throws: SyncError.self) { try SQLiteStore(path: path) }
+
+        let after = try Database(path: path)
+        #expect(try after.userVersion() == 4)
+        #expect(
+            try after.scalar(
+                "SELECT kind FROM \(SQLiteOperationTable.name) WHERE sequence = ?",
+                [.integer(Int64(original[0].sequence))])
+                == .text("insert"))
+        #expect(
+            try after.scalar("SELECT COUNT(*) FROM \(SQLiteOperationTable.name)") == .integer(Int64(original.count)))
+        try after.close()
+    }
+
+    @Test(arguments: [
+        ("0f8fad5b-d9cb-469f-a165-70867728950e", true), ("0F8FAD5B-D9CB-469F-A165-70867728950E", false),
+        ("0f8fad5b-d9cb-469f-a165-70867728950", false), ("0f8fad5b-d9cb-469f-a165-70867728950e0", false),
+        ("0f8fad5bd9cb469fa16570867728950e", false), ("0f8fad5b-d9cb-469f-a165_70867728950e", false),
+        ("op-1", false), ("", false), ("0f8fad5b-d9cb-469f-a165-70867728950é", false),
+    ])
+    func anOperationIdIsKeptAsBytesOnlyWhenItsTextComesBackTheSame(id: String, asBytes: Bool) {
+        let stored = SQLiteOperationTable.storedID(id)
+        if case .blob(let bytes) = stored {
+            #expect(asBytes)
+            #expect(bytes.count == 16)
+        } else {
+            #expect(!asBytes)
+            #expect(stored == .text(id))
+        }
+        #expect(SQLiteOperationTable.operationID(from: stored) == id)
     }
 
     @Test func anUnreadableLayoutOneRowRefusesToOpenAndChangesNothing() async throws {

@@ -136,9 +136,9 @@ struct SQLiteQueuePointersTests {
             DROP TABLE __synctables_queued_items;
             ALTER TABLE __synctables_operations RENAME TO operations_now;
             \(SQLiteOperationTable.layoutTwoCreateSQL)
-            INSERT INTO __synctables_operations SELECT * FROM operations_now;
             DROP TABLE operations_now;
             """)
+        try SQLiteOperationTable.insert(original, compact: false, in: database)
         for row in rows {
             try database.run(
                 "UPDATE ContextTodo SET _json = ? WHERE id = ?",

@@ -245,10 +245,10 @@ struct SQLiteRowCodingTests {
         withExtendedLifetime(directory) {}
     }
 
-    /// What a build that reads only layout 3 does with this layout's files: refuses them at once.
+    /// What a build that reads only older layouts does with a newer layout's files: refuses them at once.
     @Test func aFileOfALaterLayoutIsRefusedWithTheVersionsNamed() async throws {
         let (directory, path) = try await Self.file(TableDefinition(name: "Note"), [Self.item("a")])
-        #expect(SQLiteCatalog.currentVersion == 4)
+        #expect(SQLiteCatalog.currentVersion == 5)
         let database = try Database(path: path)
         try database.setUserVersion(SQLiteCatalog.currentVersion + 1)
         try database.close()
@@ -256,7 +256,7 @@ struct SQLiteRowCodingTests {
             _ = try SQLiteStore(path: path)
         } throws: { error in
             guard case StoreError.database(_, let message, _) = error else { return false }
-            return message.contains("newer SyncTables (layout 5, this one reads 4)")
+            return message.contains("newer SyncTables (layout 6, this one reads 5)")
         }
         withExtendedLifetime(directory) {}
     }

@@ -17,7 +17,7 @@ import Testing
     @Test func theFileIsInWALModeAndStampedWithTheLayoutVersion() async throws {
         let (directory, database) = try await storeFile { _ in }
         #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
-        #expect(try database.userVersion() == 4)
+        #expect(try database.userVersion() == 5)
         let queueColumns = try database.prepare("PRAGMA table_info(__synctables_operations)")
         var names: [String] = []
         while try queueColumns.step() { names.append(queueColumns.text(at: 1) ?? "") }

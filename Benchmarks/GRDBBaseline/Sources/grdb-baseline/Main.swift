@@ -126,7 +126,12 @@ struct SyncTablesSide {
     let table: SyncTable<BaselineTodo>
 
     init(path: String) async throws {
-        context = try await SyncContext(store: try SQLiteStore(path: path))
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["GRDB_BASELINE_CACHE_KIB"].flatMap { Int($0) } ?? 16_384
+        let map = environment["GRDB_BASELINE_MMAP"].flatMap { Int($0) } ?? 0
+        context = try await SyncContext(
+            store: try SQLiteStore(
+                path: path, configuration: SQLiteStore.Configuration(cacheSizeKiB: cache, memoryMapBytes: map)))
         table = try await context.table(BaselineTodo.self)
     }
 

@@ -3,7 +3,7 @@ import SyncTablesSQLite
 /// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
 /// generated column holds which property. Versioned with `PRAGMA user_version`.
 ///
-/// Layout (version 4):
+/// Layout (version 5):
 /// - `__synctables_tables(key, name, date_properties, indexes)`: one row per user table; `key` is the
 ///   lower-cased name, the lists are canonical JSON arrays.
 /// - `__synctables_columns(table_key, property, column_number)`: the projected column `c<number>` of each
@@ -17,9 +17,11 @@ import SyncTablesSQLite
 ///   rebuilds the queue table without its unique index on the item and points every queued operation's
 ///   item at it. The step to version 4 adds `_kinds` and rewrites every row so that each value is kept
 ///   once, in its column (``SQLiteRowCoding/migrateRows(of:in:)``); `_column_only` stays, always `NULL`.
+///   The step to version 5 rewrites the queue table with each operation's id, kind and state in their
+///   compact form.
 struct SQLiteCatalog: Sendable {
     /// The layout version this code writes.
-    static let currentVersion = 4
+    static let currentVersion = 5
 
     /// Counts changes to the tables and their columns, so copies of what the catalog said can tell they
     /// are out of date.
@@ -107,6 +109,9 @@ struct SQLiteCatalog: Sendable {
                     try database.execute("ALTER TABLE \"\(name)\" ADD COLUMN \(SQLiteRowCoding.kindsColumn) TEXT")
                 }
             }
+        }
+        if version < 5 {
+            try SQLiteOperationTable.compactLayoutFourQueue(in: database)
         }
     }
 

@@ -14,6 +14,26 @@ extension SQLiteOperationTable {
             UNIQUE (table_name, item_id));
         """
 
+    /// The queue table of catalog layouts 3 and 4: the id, kind and state as text.
+    static let layoutFourCreateSQL = """
+        CREATE TABLE IF NOT EXISTS \(name) (
+            sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
+            table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
+            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
+        """
+
+    /// Layout 4 to 5: the queue table rewritten in its compact form (see ``createSQL``). Runs inside the
+    /// catalog's migration transaction.
+    static func compactLayoutFourQueue(in database: Database) throws {
+        try database.execute("ALTER TABLE \(name) RENAME TO \(name)_layout4; \(createSQL)")
+        let rows = try database.prepare("SELECT \(columns) FROM \(name)_layout4 ORDER BY sequence")
+        var operations: [PendingOperation] = []
+        while try rows.step() { operations.append(try operation(from: rows)) }
+        rows.reset()
+        try insert(operations, in: database)
+        try database.execute("DROP TABLE \(name)_layout4")
+    }
+
     /// Layout 2 to 3: the queue table without its unique index, and every queued operation's pointer on its
     /// item's row, or in the side table for an item without one. Runs inside the catalog's migration
     /// transaction; `tables` maps each user table's key (``TableName``) to its name.
@@ -21,7 +41,7 @@ extension SQLiteOperationTable {
         try database.execute(
             """
             ALTER TABLE \(name) RENAME TO \(name)_layout2;
-            \(createSQL)
+            \(layoutFourCreateSQL)
             INSERT INTO \(name) (\(columns)) SELECT \(columns) FROM \(name)_layout2;
             DROP TABLE \(name)_layout2;
             \(SQLiteQueuePointers.createSideTableSQL)
@@ -65,7 +85,7 @@ extension SQLiteOperationTable {
             operations.append(try PendingOperation(row: row))
         }
         rows.reset()
-        try insert(operations, in: database)
+        try insert(operations, compact: false, in: database)
         try database.execute("DROP TABLE \"\(legacyTable)\"")
         try database.run("DELETE FROM __synctables_tables WHERE key = ?", [.text(key)])
         try database.run("DELETE FROM __synctables_columns WHERE table_key = ?", [.text(key)])

@@ -5,17 +5,20 @@ import SyncTablesSQLite
 ///
 /// The sequence is the rowid, so push order needs no index, and the table has no other: an item's
 /// operation is found through the item's row or the side table (``SQLiteQueuePointers``), so queuing an
-/// operation appends one row to one B-tree. `created_at` holds `Timestamp.ticks`; `item` the canonical
-/// JSON of a deleted item, else `NULL`. At most one operation is queued per item: the queue's writes check
-/// the item's pointer (catalog layout 2 kept a unique index over `(table_name, item_id)` instead).
+/// operation appends one row to one B-tree. `operation_id`, `kind` and `state` are kept compact (see
+/// ``code(of:)-(OperationKind)`` and ``storedID(_:)``); `created_at` holds `Timestamp.ticks`; `item` the
+/// canonical JSON of a deleted item, else `NULL`. At most one operation is queued per item: the queue's
+/// writes check the item's pointer (catalog layout 2 kept a unique index over `(table_name, item_id)`
+/// instead).
 enum SQLiteOperationTable {
     /// The table's name; the `__synctables_` prefix keeps it out of the user tables' namespace.
     static let name = "__synctables_operations"
 
+    /// `operation_id` has no type, so a UUID's 16 bytes stay a blob and any other id stays text.
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS \(name) (
-            sequence INTEGER PRIMARY KEY NOT NULL, operation_id TEXT NOT NULL, kind TEXT NOT NULL,
-            table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state TEXT NOT NULL,
+            sequence INTEGER PRIMARY KEY NOT NULL, operation_id NOT NULL, kind INTEGER NOT NULL,
+            table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state INTEGER NOT NULL,
             version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
         """
 
@@ -67,6 +70,12 @@ enum SQLiteOperationTable {
     /// Appends operations to the table, 64 rows per statement where it can (stepping one statement per row
     /// cost more than binding it), pointing no item at them.
     static func insert(_ operations: [PendingOperation], in database: Database) throws {
+        try insert(operations, compact: true, in: database)
+    }
+
+    /// ``insert(_:in:)``, spelling the id, kind and state as text when `compact` is `false` (the queue
+    /// table of layouts 2 to 4, which the steps of older files write).
+    static func insert(_ operations: [PendingOperation], compact: Bool, in database: Database) throws {
         var written = 0
         if operations.count >= blockRows {
             let block = try database.cachedStatement(blockInsertSQL)
@@ -74,7 +83,7 @@ enum SQLiteOperationTable {
             while operations.count - written >= blockRows {
                 block.reset()
                 for row in 0..<blockRows {
-                    try bind(operations[written + row], to: block, offset: Int32(row * 10))
+                    try bind(operations[written + row], to: block, offset: Int32(row * 10), compact: compact)
                 }
                 try block.run()
                 written += blockRows
@@ -84,7 +93,7 @@ enum SQLiteOperationTable {
         defer { single.reset() }
         for operation in operations.dropFirst(written) {
             single.reset()
-            try bind(operation, to: single)
+            try bind(operation, to: single, compact: compact)
             try single.run()
         }
     }
@@ -113,10 +122,19 @@ enum SQLiteOperationTable {
 
     /// Binds an operation's ten columns to parameters `offset + 1` … `offset + 10`, in ``columns`` order
     /// (the statement must not be running: reset it first).
-    private static func bind(_ operation: PendingOperation, to statement: Statement, offset: Int32 = 0) throws {
+    private static func bind(
+        _ operation: PendingOperation, to statement: Statement, offset: Int32 = 0, compact: Bool = true
+    ) throws {
         try statement.bind(Int64(operation.sequence), at: offset + 1)
-        try statement.bind(operation.id, at: offset + 2)
-        try statement.bind(operation.kind.rawValue, at: offset + 3)
+        if compact {
+            try statement.bind(storedID(operation.id), at: offset + 2)
+            try statement.bind(code(of: operation.kind), at: offset + 3)
+            try statement.bind(code(of: operation.state), at: offset + 7)
+        } else {
+            try statement.bind(operation.id, at: offset + 2)
+            try statement.bind(operation.kind.rawValue, at: offset + 3)
+            try statement.bind(operation.state.rawValue, at: offset + 7)
+        }
         try statement.bind(operation.table, at: offset + 4)
         try statement.bind(operation.itemId, at: offset + 5)
         if let item = operation.item {
@@ -124,7 +142,6 @@ enum SQLiteOperationTable {
         } else {
             try statement.bind(.null, at: offset + 6)
         }
-        try statement.bind(operation.state.rawValue, at: offset + 7)
         try statement.bind(Int64(operation.version), at: offset + 8)
         try statement.bind(operation.createdAt.ticks, at: offset + 9)
         try statement.bind(Int64(operation.attempts), at: offset + 10)
@@ -224,19 +241,20 @@ enum SQLiteOperationTable {
         }
         if let operationId = selection.operationId {
             sql += " AND operation_id = ?"
-            values.append(.text(operationId))
+            values.append(storedID(operationId))
         }
         let isExact = selection.itemIds == nil && (selection.tables.map { $0.count == 1 } ?? true)
         return (sql, values, isExact)
     }
 
-    private static func operation(from statement: Statement) throws -> PendingOperation {
+    /// Reads a row in ``columns`` order, in the compact form or the text form of layouts 2 to 4.
+    static func operation(from statement: Statement) throws -> PendingOperation {
         let sequence = statement.integer(at: 0)
         func corrupt(_ column: String) -> SyncError {
             .corruptSystemTable(table: name, message: "operation \(sequence) has a missing or invalid '\(column)'")
         }
-        guard let id = statement.text(at: 1) else { throw corrupt("operation_id") }
-        guard let kind = statement.text(at: 2).flatMap(OperationKind.init(rawValue:)) else { throw corrupt("kind") }
+        guard let id = operationID(from: statement.value(at: 1)) else { throw corrupt("operation_id") }
+        guard let kind = Self.kind(from: statement.value(at: 2)) else { throw corrupt("kind") }
         guard let table = statement.text(at: 3) else { throw corrupt("table_name") }
         guard let itemId = statement.text(at: 4) else { throw corrupt("item_id") }
         var item: JSONObject?
@@ -247,7 +265,7 @@ enum SQLiteOperationTable {
                 throw corrupt("item")
             }
         }
-        guard let state = statement.text(at: 6).flatMap(OperationState.init(rawValue:)) else {
+        guard let state = Self.state(from: statement.value(at: 6)) else {
             throw corrupt("state")
         }
         return PendingOperation(
