@@ -78,6 +78,15 @@ final class SyncHarness: Sendable {
         }
     }
 
+    /// Returns once the server has received a request of this method and path (requests are recorded as
+    /// they arrive, before any injected delay); the push's `/sync/capabilities` probe comes first.
+    func waitForRequest(_ method: String, _ path: String) async throws {
+        let controls = try controls
+        while await !controls.requests().contains(where: { $0.method == method && $0.path == path }) {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     /// Drops the connection of the n-th matching request without a response.
     ///
     /// libcurl resends a request once on a fresh connection when a reused one dies before any response
