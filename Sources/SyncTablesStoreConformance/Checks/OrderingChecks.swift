@@ -72,7 +72,7 @@ enum OrderingChecks {
                     let whole = try await ids(
                         store, StoreQuery(table: FilterFixture.table, filter: filter, ordering: ordering))
                     for offset in [0, 1, 4, 9, 11] {
-                        for limit in [1, 3, 10] {
+                        for limit in [0, 1, 3, 10] {
                             let page = StoreQuery(
                                 table: FilterFixture.table, filter: filter, ordering: ordering, limit: limit,
                                 offset: offset)
