@@ -72,6 +72,11 @@ public enum ItemID {
         var bytes = RandomBytePool.shared.next128()
         bytes.0 = (bytes.0 & 0xFFFF_FFFF_FFFF_0FFF) | 0x0000_0000_0000_4000  // version 4
         bytes.1 = (bytes.1 & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // RFC 4122 variant
+        return uuidString(bytes)
+    }
+
+    /// The lowercase UUID spelling (8-4-4-4-12 hexadecimal digits) of 128 bits, the most significant first.
+    package static func uuidString(_ bytes: (UInt64, UInt64)) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         return String(unsafeUninitializedCapacity: 36) { buffer in
             var index = 0

@@ -126,12 +126,14 @@ struct SyncTablesSide {
     let table: SyncTable<BaselineTodo>
 
     init(path: String) async throws {
+        // The store's defaults unless GRDB_BASELINE_CACHE_KIB or GRDB_BASELINE_MMAP says otherwise.
         let environment = ProcessInfo.processInfo.environment
-        let cache = environment["GRDB_BASELINE_CACHE_KIB"].flatMap { Int($0) } ?? 16_384
-        let map = environment["GRDB_BASELINE_MMAP"].flatMap { Int($0) } ?? 0
-        context = try await SyncContext(
-            store: try SQLiteStore(
-                path: path, configuration: SQLiteStore.Configuration(cacheSizeKiB: cache, memoryMapBytes: map)))
+        var configuration = SQLiteStore.Configuration()
+        if let cache = environment["GRDB_BASELINE_CACHE_KIB"].flatMap({ Int($0) }) {
+            configuration.cacheSizeKiB = cache
+        }
+        if let map = environment["GRDB_BASELINE_MMAP"].flatMap({ Int($0) }) { configuration.memoryMapBytes = map }
+        context = try await SyncContext(store: try SQLiteStore(path: path, configuration: configuration))
         table = try await context.table(BaselineTodo.self)
     }
 
