@@ -10,6 +10,10 @@ extension SyncEvent: CustomStringConvertible {
             "deleted \(table)/\(id)"
         case .operationDiscarded(let operation):
             "discarded the \(operation.kind) of \(operation.table)/\(operation.itemId)"
+        case .operationDeadLettered(let operation):
+            "dead-lettered the \(operation.kind) of \(operation.table)/\(operation.itemId)"
+        case .deadOperationsRetried(let ids):
+            "put \(ids.count) dead operation(s) back in the queue"
         case .pushStarted(let pending):
             "push started: \(pending) pending operation(s)"
         case .operationPushed(let table, let id, let kind):

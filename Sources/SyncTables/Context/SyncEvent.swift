@@ -14,8 +14,14 @@ public enum SyncEvent: Sendable, Hashable {
     case itemUpdated(table: String, id: String)
     /// An item was deleted locally and its operation queued or collapsed.
     case itemDeleted(table: String, id: String)
-    /// A pending operation was discarded without being sent.
+    /// A pending operation was discarded without being sent (a dead one too, discarded or reverted to the
+    /// server's copy).
     case operationDiscarded(PendingOperation)
+    /// An operation was dead-lettered (see ``DeadOperation``): it failed permanently, too often, or in a
+    /// conflict nothing resolved, and push no longer sends it.
+    case operationDeadLettered(PendingOperation)
+    /// Dead operations were put back in the queue (``SyncContext/retryDeadOperations(ids:)``).
+    case deadOperationsRetried(ids: [String])
     /// A push started with this many pending operations.
     case pushStarted(pendingOperations: Int)
     /// The server confirmed an operation; it left the queue.

@@ -5,8 +5,11 @@ import Logging
 /// scheduled for a retry or dead-lettered in the transaction that records them.
 struct DeliveryPolicy: Sendable {
     var retry: RetryPolicy
-    /// The engine clock's time when the push started.
+    /// The engine clock's time when the push started: operations whose retry time is later wait.
     var now: Date
+    /// The engine's clock: a retry time counts from the failure, not from the push's start (a push that
+    /// ran long would otherwise schedule retries that are already overdue when it ends).
+    var clock: any SyncClock
     /// A uniform random number in `[0, 1)` for the jitter.
     var unitRandom: @Sendable () -> Double
     /// Conflict policies that replace the context's for some tables.
@@ -26,7 +29,8 @@ struct DeliveryPolicy: Sendable {
         in transaction: any StoreTransaction
     ) throws {
         var record = try RetryRecord.current(for: operation, in: transaction)
-        record.recordFailure(DeadOperation.Attempt(at: now, status: status, message: message))
+        let failedAt = clock.now()
+        record.recordFailure(DeadOperation.Attempt(at: failedAt, status: status, message: message))
         let metadata: Logger.Metadata = [
             "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
             "status": "\(status.map(String.init) ?? "none")", "failures": "\(record.failures)",
@@ -40,7 +44,7 @@ struct DeliveryPolicy: Sendable {
             logger?.warning("operation dead-lettered: too many transient failures", metadata: metadata)
         case .transient:
             let delay = retryAfter ?? retry.delay(afterFailures: record.failures, unit: unitRandom())
-            record.nextAttemptAt = Timestamp(date: now.addingTimeInterval(delay.timeInterval))
+            record.nextAttemptAt = Timestamp(date: failedAt.addingTimeInterval(delay.timeInterval))
             logger?.debug("operation retry scheduled in \(delay)", metadata: metadata)
         case .conflict, .authentication:
             break  // the conflict policy decides; a 401 aborts the push before anything is recorded

@@ -34,12 +34,14 @@ extension SyncContext {
     ///   changes.
     @discardableResult
     public func retryDeadOperations(ids: Set<String>? = nil) async throws -> Int {
-        try await changeDeadOperations(ids: ids) { operations, transaction in
+        let revived = try await changeDeadOperations(ids: ids) { operations, transaction in
             var revived = operations
             for index in revived.indices { revived[index].state = .pending }
             try OperationQueue.save(revived, in: transaction)
             try RetryRecord.delete(operationIds: operations.map(\.id), in: transaction)
         }
+        if !revived.isEmpty { eventBroadcaster.publish(.deadOperationsRetried(ids: revived.map(\.id))) }
+        return revived.count
     }
 
     /// Drops dead operations (all, or those with these operation ids) and the local rows they would have
@@ -51,12 +53,14 @@ extension SyncContext {
     @discardableResult
     public func discardDeadOperations(ids: Set<String>? = nil) async throws -> Int {
         let queue = self.queue
-        return try await changeDeadOperations(ids: ids) { operations, transaction in
+        let discarded = try await changeDeadOperations(ids: ids) { operations, transaction in
             try queue.settle(operations, as: .discarded, in: transaction)
             for operation in operations where operation.kind != .delete {
                 _ = try transaction.delete(table: operation.table, ids: [operation.itemId])
             }
         }
+        for operation in discarded { eventBroadcaster.publish(.operationDiscarded(operation)) }
+        return discarded.count
     }
 
     /// Drops a dead operation's local change and takes the server's current copy of its item: fetched now,
@@ -74,7 +78,7 @@ extension SyncContext {
             serverItem = nil
         }
         let queue = self.queue
-        try await SyncError.mapping {
+        let settled = try await SyncError.mapping {
             try await store.write { transaction in
                 let stored = try OperationQueue.current(operation, in: transaction)
                 try queue.settle([stored], as: .resolved, in: transaction)
@@ -83,15 +87,18 @@ extension SyncContext {
                 } else {
                     _ = try transaction.delete(table: operation.table, ids: [operation.itemId])
                 }
+                return stored
             }
         }
         changeNotifier.notify(operation.table)
+        eventBroadcaster.publish(.operationDiscarded(settled))
     }
 
+    /// Applies `change` to the dead operations selected, in one transaction; returns them.
     private func changeDeadOperations(
         ids: Set<String>?,
         _ change: @escaping @Sendable ([PendingOperation], any StoreTransaction) throws -> Void
-    ) async throws -> Int {
+    ) async throws -> [PendingOperation] {
         let changed = try await SyncError.mapping {
             try await store.write { transaction -> [PendingOperation] in
                 let dead = try transaction.queuedOperations(.all).filter {
@@ -106,6 +113,6 @@ extension SyncContext {
             }
         }
         for table in Set(changed.map(\.table)) { changeNotifier.notify(table) }
-        return changed.count
+        return changed
     }
 }

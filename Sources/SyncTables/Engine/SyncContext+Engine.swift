@@ -9,8 +9,9 @@ extension SyncContext {
         try await withSyncAction { try await pushQueue(tables: nil, delivery: delivery) }
     }
 
-    /// The earliest time an operation waiting out a backoff may be sent again, if any waits.
-    func nextRetryTime(after now: Date) async throws -> Date? {
+    /// The earliest retry time of the operations waiting out a backoff, if any waits; a time already past
+    /// is returned too (a retry that fell due while a cycle ran is due now, not forgotten).
+    func earliestRetryTime() async throws -> Date? {
         try await SyncError.mapping {
             try await store.write { transaction -> Date? in
                 let records = try RetryRecord.all(in: transaction)
@@ -18,7 +19,7 @@ extension SyncContext {
                 var earliest: Date?
                 for operation in try transaction.queuedOperations(.all) where operation.state == .failed {
                     guard let record = records[operation.id], record.operationVersion == operation.version,
-                        let next = record.nextAttemptAt?.date, next > now
+                        let next = record.nextAttemptAt?.date
                     else { continue }
                     earliest = min(earliest ?? next, next)
                 }

@@ -26,7 +26,7 @@ extension SyncEngine {
     /// Cancelling the calling task (a background task's expiration handler) cancels the cycle likewise. It
     /// runs whether or not the engine was started, in the states ``syncNow(reason:)`` runs in.
     public func performBackgroundSync(deadline: Date) async -> SyncCycleReport {
-        let cycle = cycle(reason: "background", definitions: Array(definitions.indices))
+        let cycle = cycle(reason: "background", definitions: Array(definitions.indices), explicit: true)
         let stopAt = deadline.addingTimeInterval(-1)
         let first = FirstResult<SyncCycleReport>()
         let clock = clock

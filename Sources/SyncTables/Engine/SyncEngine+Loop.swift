@@ -27,27 +27,32 @@ extension SyncEngine {
                 await waitUntil(nil)  // cannot happen: a deadline passed means something is due
                 continue
             }
-            _ = await cycle(reason: "scheduled", definitions: due.definitions).value
+            _ = await cycle(reason: "scheduled", definitions: due.definitions, explicit: false).value
         }
     }
 
     /// When the next cycle the engine starts by itself may run: the earliest due time of the schedules
     /// and retries, held back by a backoff, the breaker and the minimum interval; `nil` while nothing can run
     /// (offline, blocked on credentials, nothing due).
+    ///
+    /// The end of a backoff or pause is itself due, whatever the schedules say: the engine comes back by
+    /// itself for its probe and the queue.
     func nextCycleTime(now: Date) async -> Date? {
         switch state {
         case .offline, .stopped, .blockedAuth: return nil
         case .idle:
-            // Operations waiting out a retry time; not needed when a cycle is due now anyway.
-            if scheduler.nextDeadline.map({ $0 > now }) ?? true,
-                let retry = try? await context.nextRetryTime(after: now)
-            {
+            // Operations waiting out a retry time, also one that fell due while the last cycle ran; not
+            // needed when a cycle is due now anyway.
+            if scheduler.nextDeadline.map({ $0 > now }) ?? true, let retry = try? await context.earliestRetryTime() {
                 scheduler.requestPush(at: retry)
             }
-        case .backoff, .paused, .syncing: break
+        case .backoff(let until), .paused(let until):
+            scheduler.requestPush(at: until)
+        case .syncing: break
         }
         guard var next = scheduler.nextDeadline else { return nil }
         switch state {
+        case .paused where reconnectProbeAllowed: break
         case .backoff(let until), .paused(let until): next = max(next, until)
         default: break
         }

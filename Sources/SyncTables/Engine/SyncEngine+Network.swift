@@ -17,8 +17,9 @@ extension SyncEngine {
     }
 
     /// Offline: the running cycle stops between two operations and nothing is sent. Back online: a failed
-    /// cycle's backoff is forgotten (the failure was the network's) and the definitions that sync on
-    /// ``SyncTrigger/networkReconnect`` sync at once, with the queue.
+    /// cycle's backoff is forgotten (the failure was the network's), an open breaker allows one probe before
+    /// its cooldown ends, and the definitions that sync on ``SyncTrigger/networkReconnect`` sync at once,
+    /// with the queue.
     func networkChanged(_ reachability: NetworkReachability) {
         switch reachability {
         case .offline:
@@ -30,6 +31,8 @@ extension SyncEngine {
             guard isOffline else { return }
             isOffline = false
             if case .backoff = settledState { settledState = .idle }
+            // The failures that opened the breaker may have been the network's: one probe may tell at once.
+            if case .paused = settledState { reconnectProbeAllowed = true }
             setState(settledState)
             scheduler.fire(.networkReconnect, at: clock.now())
             wake()

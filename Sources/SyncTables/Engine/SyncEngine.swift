@@ -68,6 +68,8 @@ public actor SyncEngine {
     var sleeperGeneration = 0
     var wakeRequested = false
     private var failedCycles = 0
+    /// The network came back while the breaker was open: one probe may run before the cooldown ends.
+    var reconnectProbeAllowed = false
 
     /// What each definition is due for, from its schedule and the triggers seen.
     var scheduler: SyncScheduler
@@ -201,6 +203,8 @@ public actor SyncEngine {
                     await self?.localWrite(table: table)
                 case .operationDiscarded:
                     await self?.refreshQueueSize()
+                case .deadOperationsRetried, .operationDeadLettered:
+                    await self?.refreshQueueStatistics()  // the dead count changed
                 default:
                     break
                 }
@@ -263,19 +267,22 @@ public actor SyncEngine {
     }
 
     /// Runs one cycle now, or joins the one running: push the whole queue, then pull every definition
-    /// (whatever its ``SyncSchedule/maxAge``).
+    /// (whatever its ``SyncSchedule/maxAge``). This is what a "Sync now" or "Retry now" button calls.
     ///
-    /// It runs in `idle` and `backoff` (an explicit call does not wait out a cycle backoff or the minimum
-    /// interval; operations still wait for their own retry time), not while stopped, offline, blocked on
-    /// credentials or paused by the breaker.
+    /// It runs in `idle` and `backoff`: an explicit call does not wait out a cycle backoff or the minimum
+    /// interval (operations still wait for their own retry time). While the circuit breaker is open it
+    /// runs the breaker's probe at once: a probe that succeeds closes the breaker and the cycle goes on, one
+    /// that fails keeps the breaker open with its cooldown started again. It does not run while stopped,
+    /// offline or blocked on credentials.
     @discardableResult
     public func syncNow(reason: String = "manual") async -> SyncCycleReport {
-        await cycle(reason: reason, definitions: nil).value
+        await cycle(reason: reason, definitions: nil, explicit: true).value
     }
 
     /// Starts a cycle pulling `selected` (`nil`: every definition, whatever its max age), or returns the
-    /// running one.
-    func cycle(reason: String, definitions selected: [Int]?) -> Task<SyncCycleReport, Never> {
+    /// running one. An `explicit` cycle (the app asked for it) probes an open breaker before its cooldown
+    /// ends.
+    func cycle(reason: String, definitions selected: [Int]?, explicit: Bool) -> Task<SyncCycleReport, Never> {
         if let cycleTask { return cycleTask }
         let now = clock.now()
         lastCycleStart = now
@@ -284,9 +291,12 @@ public actor SyncEngine {
         let reports = reportBroadcaster
         let task = Task {
             let report = await SyncEngineMetrics.measure(timer) {
-                await self.runCycle(reason: reason, selected: selected)
+                await self.runCycle(reason: reason, selected: selected, explicit: explicit)
             }
             reports.publish(report)
+            // The loop may sleep on a deadline from before this cycle (one the app or a background task
+            // ran): it looks again at what is due now (a retry, the end of a backoff or pause).
+            self.wakeLoop()
             return report
         }
         cycleTask = task
@@ -295,7 +305,12 @@ public actor SyncEngine {
 
     // MARK: One cycle
 
-    private func runCycle(reason: String, selected: [Int]?) async -> SyncCycleReport {
+    /// Wakes the loop of a started engine.
+    private func wakeLoop() {
+        if loopTask != nil { wake() }
+    }
+
+    private func runCycle(reason: String, selected: [Int]?, explicit: Bool) async -> SyncCycleReport {
         // Cleared with the final state change, so a call after this cycle's outcome starts a new one.
         defer { cycleTask = nil }
         var report = SyncCycleReport(reason: reason, outcome: .completed)
@@ -310,18 +325,22 @@ public actor SyncEngine {
         case .stopped, .blockedAuth, .offline:
             report.outcome = .skipped(state)
             return report
-        case .paused(let until) where now < until:
+        case .paused(let until) where now < until && !explicit && !reconnectProbeAllowed:
             report.outcome = .skipped(state)
             return report
         case .paused:
-            // Half-open: one probe request decides whether the breaker closes.
+            // Half-open: one probe request decides whether the breaker closes (after the cooldown, at once
+            // for the app's explicit call, or once after the network came back).
+            reconnectProbeAllowed = false
             setState(.syncing(.probing))
             if let table = definitions.first?.table {
                 do {
                     try await context.probe(table: table)
                 } catch {
                     scheduler.retry(definitions: toPull, at: now)
-                    return await failCycle(&report, reason: "probe failed: \(error)", class: Self.classify(error))
+                    return await failCycle(
+                        &report, reason: "probe failed: \(error)", class: Self.classify(error),
+                        retryAfter: Self.retryAfter(of: error))
                 }
             }
             logger.info("sync engine circuit breaker closed after a successful probe")
@@ -331,7 +350,7 @@ public actor SyncEngine {
 
         setState(.syncing(.pushing))
         let delivery = DeliveryPolicy(
-            retry: configuration.retry, now: now, unitRandom: unitRandom,
+            retry: configuration.retry, now: now, clock: clock, unitRandom: unitRandom,
             conflictPolicies: definitions.reduce(into: [:]) { policies, definition in
                 if let policy = definition.conflictPolicy { policies[definition.table] = policy }
             }, logger: logger)
@@ -374,7 +393,8 @@ public actor SyncEngine {
             }
         } catch {
             scheduler.retry(definitions: toPull, at: now)
-            return await failCycle(&report, reason: "\(error)", class: .transient)
+            return await failCycle(
+                &report, reason: "\(error)", class: .transient, retryAfter: Self.retryAfter(of: error))
         }
 
         for (position, index) in toPull.enumerated() {
@@ -405,7 +425,9 @@ public actor SyncEngine {
                     return blockOnCredentials(&report)
                 case .transient:
                     scheduler.retry(definitions: Array(toPull[position...]), at: now)
-                    return await failCycle(&report, reason: "pull of \(definition.table): \(error)", class: .transient)
+                    return await failCycle(
+                        &report, reason: "pull of \(definition.table): \(error)", class: .transient,
+                        retryAfter: Self.retryAfter(of: error))
                 case .permanent, .conflict:
                     report.failedPulls.append((definition.table, "\(error)"))
                     logger.warning("pull failed", metadata: ["table": "\(definition.table)", "error": "\(error)"])
@@ -434,27 +456,36 @@ public actor SyncEngine {
         return report
     }
 
-    /// Counts a failed cycle: backoff, or the breaker opens after too many in a row.
-    private func failCycle(_ report: inout SyncCycleReport, reason: String, class failure: FailureClass) async
-        -> SyncCycleReport
-    {
+    /// Counts a failed cycle: backoff, or the breaker opens after too many in a row. A server's
+    /// `Retry-After` (503, 429) replaces the backoff's delay and lengthens a breaker cooldown shorter than it.
+    private func failCycle(
+        _ report: inout SyncCycleReport, reason: String, class failure: FailureClass, retryAfter: Duration? = nil
+    ) async -> SyncCycleReport {
         if failure == .authentication { return blockOnCredentials(&report) }
         report.outcome = .failed(reason: reason)
         failedCycles += 1
         let now = clock.now()
         let until: Date
         if failedCycles >= configuration.breakerThreshold {
-            until = now.addingTimeInterval(configuration.breakerCooldown.timeInterval)
+            until = now.addingTimeInterval(max(configuration.breakerCooldown, retryAfter ?? .zero).timeInterval)
             setState(.paused(until: until))
             logger.warning("sync engine circuit breaker open", metadata: ["failedCycles": "\(failedCycles)"])
         } else {
-            let delay = configuration.retry.delay(afterFailures: failedCycles, unit: unitRandom())
+            let delay = retryAfter ?? configuration.retry.delay(afterFailures: failedCycles, unit: unitRandom())
             until = now.addingTimeInterval(delay.timeInterval)
             setState(.backoff(until: until))
         }
         try? await context.setEngineBackoff((failedCycles, until))
         logger.info("sync cycle failed", metadata: ["reason": "\(reason)", "failedCycles": "\(failedCycles)"])
         return report
+    }
+
+    /// The server's `Retry-After` in a failed request's error, if it sent one.
+    static func retryAfter(of error: any Error) -> Duration? {
+        switch error {
+        case let error as HTTPStatusError, SyncError.server(let error): error.retryAfter
+        default: nil
+        }
     }
 
     /// What a failed pull or probe means.

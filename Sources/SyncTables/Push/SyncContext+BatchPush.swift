@@ -39,8 +39,7 @@ extension SyncContext {
                     byteLimit: byteLimit,
                     skips: { operation, transaction in
                         if skipped.contains(operation.id) { return true }
-                        guard let delivery else { return operation.state == .dead }
-                        return try delivery.skips(operation, in: transaction)
+                        return try Self.passesOver(operation, delivery: delivery, in: transaction)
                     },
                     size: { operation, item in
                         OperationSender.batchedWrite(for: Self.pushOperation(operation, item: item)).estimatedSize

@@ -28,8 +28,7 @@ extension SyncContext {
                             after: run.lastSequence, tables: tables, lease: pushLease,
                             skips: { operation, transaction in
                                 if skipped.contains(operation.id) { return true }
-                                guard let delivery else { return operation.state == .dead }
-                                return try delivery.skips(operation, in: transaction)
+                                return try Self.passesOver(operation, delivery: delivery, in: transaction)
                             },
                             markInFlight: { operation in
                                 inFlightItems.insert(table: operation.table, itemId: operation.itemId)

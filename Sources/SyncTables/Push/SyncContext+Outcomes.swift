@@ -61,22 +61,27 @@ extension SyncContext {
         }
         let createdAt = Timestamp(date: .now)
         let queue = self.queue
+        // The operations the engine's delivery policy dead-lettered while recording their failures.
+        var deadLettered: [String: PendingOperation] = [:]
         do {
             if !committed.isEmpty {
-                try await store.write { transaction in
+                deadLettered = try await store.write { transaction in
+                    var dead: [String: PendingOperation] = [:]
                     for entry in committed {
                         switch entry.outcome {
                         case .completed(let serverItem):
                             try queue.completePush(of: entry.operation, serverItem: serverItem, in: transaction)
                         case .failed(let failure):
                             let record = Self.errorRecord(entry, failure: failure, pushId: pushId, at: createdAt)
-                            try queue.recordFailure(
+                            let stored = try queue.recordFailure(
                                 of: entry.operation, error: record, retryAfter: failure.retryAfter,
                                 permanent: failure.permanent, delivery: delivery, in: transaction)
+                            if let stored, stored.state == .dead { dead[stored.id] = stored }
                         case .aborted:
                             break
                         }
                     }
+                    return dead
                 }
             }
         } catch {
@@ -101,6 +106,7 @@ extension SyncContext {
             eventBroadcaster.publish(
                 .operationFailed(
                     table: operation.table, id: operation.itemId, kind: operation.kind, status: failure.status))
+            if let dead = deadLettered[operation.id] { eventBroadcaster.publish(.operationDeadLettered(dead)) }
             steps.append(
                 await handleFailure(
                     operation, failure: failure, pushId: pushId, mayRetry: entry.mayRetry, delivery: delivery))
@@ -122,7 +128,9 @@ extension SyncContext {
         let step = await applyConflictPolicy(policy, to: operation, pushId: pushId, mayRetry: mayRetry)
         if case .failed = step, delivery != nil {
             let queue = self.queue
-            _ = try? await store.write { try queue.deadLetter(operation, in: $0) }
+            if let dead = try? await store.write({ try queue.deadLetter(operation, in: $0) }) {
+                eventBroadcaster.publish(.operationDeadLettered(dead))
+            }
         }
         return step
     }

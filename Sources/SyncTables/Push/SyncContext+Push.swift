@@ -74,8 +74,13 @@ extension SyncContext {
         var run = PushRun(pushId: ItemID.generate())
         eventBroadcaster.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
 
+        // A push with nothing to send sends nothing, not even the question for the server's extensions: an
+        // offline or metered device pushes an empty queue all the time.
+        let hasWork = try await queue.hasOperationToSend(tables: tables) {
+            try Self.passesOver($0, delivery: delivery, in: $1)
+        }
         var sendsOneByOne = true
-        if let batch = await batchCapability(client: client, options: options) {
+        if hasWork, let batch = await batchCapability(client: client, options: options) {
             sendsOneByOne = await pushInBatches(&run, tables: tables, sender: sender, batch: batch, delivery: delivery)
         }
         if sendsOneByOne, run.isGoingOn {
@@ -98,6 +103,17 @@ extension SyncContext {
         return summary
     }
 
+    /// Whether a push passes `operation` over: a dead one always, and with the engine's `delivery` policy
+    /// one waiting out its backoff.
+    static func passesOver(
+        _ operation: PendingOperation, delivery: DeliveryPolicy?, in transaction: any StoreTransaction
+    )
+        throws -> Bool
+    {
+        guard let delivery else { return operation.state == .dead }
+        return try delivery.skips(operation, in: transaction)
+    }
+
     /// Sends the operations one request each, in queue order.
     private func pushOneByOne(
         _ run: inout PushRun, tables: Set<String>?, sender: OperationSender, delivery: DeliveryPolicy?
@@ -112,10 +128,7 @@ extension SyncContext {
                 let inFlightItems = self.inFlightItems
                 claim = try await queue.claimNext(
                     after: run.lastSequence, tables: tables, lease: pushLease,
-                    skips: { operation, transaction in
-                        guard let delivery else { return operation.state == .dead }
-                        return try delivery.skips(operation, in: transaction)
-                    },
+                    skips: { try Self.passesOver($0, delivery: delivery, in: $1) },
                     markInFlight: { operation in
                         inFlightItems.insert(table: operation.table, itemId: operation.itemId)
                     })

@@ -43,7 +43,7 @@ extension OperationQueue {
 
     /// An attempt of `operation` failed as `error` says: the error replaces the operation's earlier ones
     /// and the operation becomes `failed`; with the engine's `delivery` policy, its retry is scheduled or
-    /// it is dead-lettered.
+    /// it is dead-lettered. Returns the operation as stored, `nil` when it changed or left meanwhile.
     @discardableResult
     func recordFailure(
         of operation: PendingOperation,
@@ -52,8 +52,8 @@ extension OperationQueue {
         permanent: Bool = false,
         delivery: DeliveryPolicy?,
         in transaction: any StoreTransaction
-    ) throws -> Bool {
-        guard var stored = try Self.stored(operation, in: transaction) else { return false }
+    ) throws -> PendingOperation? {
+        guard var stored = try Self.stored(operation, in: transaction) else { return nil }
         try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
         try OperationErrorRecord.save(error, in: transaction)
         stored.state = .failed
@@ -64,18 +64,19 @@ extension OperationQueue {
         try history.record(
             stored, stored.state == .dead ? .deadLettered : .failed, status: error.status, message: error.message,
             in: transaction)
-        return true
+        return stored
     }
 
-    /// Sets a failed operation aside (state `dead`): a conflict no policy resolved.
+    /// Sets a failed operation aside (state `dead`): a conflict no policy resolved. Returns the dead
+    /// operation, `nil` when it changed or left meanwhile.
     @discardableResult
-    func deadLetter(_ operation: PendingOperation, in transaction: any StoreTransaction) throws -> Bool {
-        guard var stored = try Self.stored(operation, in: transaction), stored.state == .failed else { return false }
+    func deadLetter(_ operation: PendingOperation, in transaction: any StoreTransaction) throws -> PendingOperation? {
+        guard var stored = try Self.stored(operation, in: transaction), stored.state == .failed else { return nil }
         stored.state = .dead
         try Self.save([stored], in: transaction)
         let error = try OperationErrorRecord.records(operationId: stored.id, in: transaction).last
         try history.record(stored, .deadLettered, status: error?.status, message: error?.message, in: transaction)
-        return true
+        return stored
     }
 
     /// Removes operations without sending them (their errors go too), recording each as `outcome`

@@ -61,6 +61,21 @@ extension OperationQueue {
         }
     }
 
+    /// Whether any operation (of `tables`, when given) is one a push would send: one `skips` does not pass
+    /// over.
+    func hasOperationToSend(
+        tables: Set<String>?, skips: @escaping @Sendable (PendingOperation, any StoreTransaction) throws -> Bool
+    ) async throws -> Bool {
+        try await read { transaction in
+            var after = 0
+            while let candidate = try Self.next(after: after, tables: tables, in: transaction) {
+                if try !skips(candidate, transaction) { return true }
+                after = candidate.sequence
+            }
+            return false
+        }
+    }
+
     /// Every operation (or those of some tables) in queue order.
     func operations(tables: Set<String>? = nil) async throws -> [PendingOperation] {
         try await read { try $0.queuedOperations(OperationSelection(tables: tables)) }

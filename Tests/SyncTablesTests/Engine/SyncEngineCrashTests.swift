@@ -36,7 +36,7 @@ struct SyncEngineCrashTests {
                 store: try SQLiteStore(path: path), client: SyncClient(url: harness.url))
             let operation = try #require(try await reopened.pendingOperations().first)
             #expect(operation.attempts == 1 && operation.state == .failed)
-            let retryAt = try #require(try await reopened.nextRetryTime(after: clock.now()))
+            let retryAt = try #require(try await reopened.earliestRetryTime())
             #expect(retryAt > started.addingTimeInterval(599) && retryAt < Date().addingTimeInterval(601))
             let table = try await reopened.table(JSONObject.self, named: "Note")
             let engine = SyncEngine(

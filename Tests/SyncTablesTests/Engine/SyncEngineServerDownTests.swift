@@ -1,7 +1,8 @@
 import Foundation
-import SyncTables
 import SyncTablesServer
 import Testing
+
+@testable import SyncTables
 
 @Suite("Sync engine: the server goes away and comes back")
 struct SyncEngineServerDownTests {
@@ -41,7 +42,8 @@ struct SyncEngineServerDownTests {
         try await server.stopping {
             let controls = try #require(server.testControls)
             clock.advance(by: .seconds(60))
-            #expect(await engine.syncNow().outcome == .skipped(.paused(until: until)))
+            let scheduled = await engine.cycle(reason: "scheduled", definitions: nil, explicit: false).value
+            #expect(scheduled.outcome == .skipped(.paused(until: until)))
             #expect(await controls.requests().isEmpty)
 
             clock.advance(to: until)

@@ -1,0 +1,87 @@
+import Foundation
+
+// What an app's operations screen reads: each queued operation's delivery, and the queue's counts now and
+// as they change, with or without a running engine.
+
+extension SyncContext {
+    /// The queued operations (only those of `table` when it is given) in push order, each with its
+    /// failures, next retry time and latest attempts.
+    public func pendingOperationStatuses(table: String? = nil) async throws -> [PendingOperationStatus] {
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                let records = try RetryRecord.all(in: transaction)
+                let selection = OperationSelection(tables: table.map { [$0] })
+                return try transaction.queuedOperations(selection).map {
+                    PendingOperationStatus(operation: $0, record: records[$0.id])
+                }
+            }
+        }
+    }
+
+    /// The operations waiting to be pushed and the dead-lettered ones.
+    public func queueCounts() async throws -> QueueCounts {
+        try await queueCounts(knownDead: nil)
+    }
+
+    /// The counts; with `knownDead` the dead count is taken as it is instead of read (one pass over the
+    /// queue), for a change that cannot have dead-lettered anything.
+    private func queueCounts(knownDead: Int?) async throws -> QueueCounts {
+        let (total, dead) = try await SyncError.mapping {
+            try await store.write { transaction in
+                (try transaction.countQueuedOperations(.all), try knownDead ?? Self.deadCount(in: transaction))
+            }
+        }
+        return QueueCounts(pending: total - dead, dead: dead)
+    }
+
+    /// The queue's counts now, then each time a local write, push, discard, retry, dead-lettering or purge
+    /// changes them; an app shows them before (or without) starting a ``SyncEngine``. The stream ends when
+    /// the context closes or the consumer stops iterating.
+    public nonisolated func queueCountUpdates() -> AsyncStream<QueueCounts> {
+        // Subscribed before the first count, so no change between the two is missed.
+        let events = eventBroadcaster.subscribe()
+        let (stream, continuation) = AsyncStream<QueueCounts>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let task = Task { [weak self] in
+            var last = try? await self?.queueCounts()
+            if let last { continuation.yield(last) }
+            for await event in events where event.mayChangeQueueCounts {
+                // Only a push or a dead-lettering adds dead operations; the rest can only remove some.
+                let knownDead = event.mayDeadLetter || (last?.dead ?? 1) > 0 ? nil : 0
+                guard let context = self, let counts = try? await context.queueCounts(knownDead: knownDead) else {
+                    break
+                }
+                if counts != last { continuation.yield(counts) }
+                last = counts
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Dead operations in the queue (one pass over it).
+    private static func deadCount(in transaction: any StoreTransaction) throws -> Int {
+        try transaction.queuedOperations(.all).reduce(0) { $0 + ($1.state == .dead ? 1 : 0) }
+    }
+}
+
+extension SyncEvent {
+    /// Whether the queue's counts may differ after this event.
+    fileprivate var mayChangeQueueCounts: Bool {
+        switch self {
+        case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded, .operationDeadLettered,
+            .deadOperationsRetried, .operationPushed, .pushFinished, .purgeFinished:
+            true
+        case .pushStarted, .operationFailed, .pullStarted, .pullPageApplied, .pullFinished, .purgeStarted:
+            false
+        }
+    }
+
+    /// Whether operations may have been dead-lettered.
+    fileprivate var mayDeadLetter: Bool {
+        switch self {
+        case .operationDeadLettered, .pushFinished: true
+        default: false
+        }
+    }
+}
