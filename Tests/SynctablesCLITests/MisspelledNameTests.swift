@@ -31,6 +31,23 @@ struct MisspelledNameTests {
         }
     }
 
+    @Test("pull --filter on a misspelled column exits 64 naming the nearest column, like purge; no token is saved")
+    func pullFilterOnAMisspelledColumn() async throws {
+        try await CLIHarness.with { harness in
+            let path = try await pulledStore(harness)
+
+            let run = try await harness.run(
+                ["pull", "todo", "--query-id", "open", "--filter", "compelte eq false"], store: path, server: true)
+            let status = try await harness.run(["status", "--json"], store: path)
+
+            #expect(run.status == 64, "\(run.stderr)")
+            #expect(run.stderr.contains("Table 'todo' has no column \"compelte\""), "\(run.stderr)")
+            #expect(run.stderr.contains("Did you mean \"complete\"?"), "\(run.stderr)")
+            let pulls = try #require(try status.json["tables"]?.arrayValue?.first?.objectValue?["pulls"]?.arrayValue)
+            #expect(!pulls.contains { $0.objectValue?["queryId"]?.stringValue == "open" })
+        }
+    }
+
     @Test("queue --table with a table the store lacks, or an invalid name, exits 64 instead of listing nothing")
     func queueWithAMisspelledTable() async throws {
         try await CLIHarness.with { harness in

@@ -83,6 +83,8 @@ public actor SyncEngine {
     var isOffline = false
     /// Local write events handled so far (tests wait for it before moving the clock).
     var localWritesSeen = 0
+    /// Whether the engine was started or ran a cycle (a stop of one that never did is not news).
+    var hasRun = false
 
     /// An engine for `context`.
     ///
@@ -96,8 +98,9 @@ public actor SyncEngine {
     ///   - clock: The time source (``ManualSyncClock`` in tests); by default the context's
     ///     ``SyncContext/clock``.
     ///   - random: Uniform numbers in `[0, 1)` for the backoff jitter (seedable in tests).
-    ///   - logger: Where the engine logs state changes and cycles (info), failures (warning) and each
-    ///     operation and pulled page (debug, with the operation id as `operation` metadata).
+    ///   - logger: Where the engine logs: state changes that matter and failed cycles (info), dead letters
+    ///     and the breaker opening (warning), routine cycles, each operation and pulled page (debug, with the
+    ///     operation id as `operation` metadata).
     ///   - metricsFactory: Where its metrics go (see <doc:TheSyncEngine>); by default the
     ///     backend the app bootstrapped.
     public init(
@@ -144,6 +147,9 @@ public actor SyncEngine {
     public nonisolated var cycleReports: AsyncStream<SyncCycleReport> { reportBroadcaster.subscribe() }
 
     /// Moves to `new`, shown as `offline` while the network is down (except `stopped`).
+    ///
+    /// Routine moves (idle and syncing, a stop of an engine that never ran) are logged at debug, the
+    /// others (backoff, pause, offline, blocked, a stop, a recovery) at info.
     func setState(_ new: SyncEngineState) {
         settledState = new
         let shown = isOffline && new != .stopped ? SyncEngineState.offline : new
@@ -151,7 +157,9 @@ public actor SyncEngine {
         guard old != shown else { return }
         stateBroadcaster.send(shown)
         publishStatus()
-        logger.info("sync engine state: \(shown)", metadata: ["previous": "\(old)"])
+        let routine = old.isRoutine && shown.isRoutine || (shown == .stopped && !hasRun)
+        logger.log(
+            level: routine ? .debug : .info, "sync engine state: \(shown)", metadata: ["previous": "\(old)"])
     }
 
     private func publishStatus() {
@@ -220,6 +228,7 @@ public actor SyncEngine {
     /// changes are followed. Calling it again does nothing.
     public func start() async {
         guard loopTask == nil else { return }
+        hasRun = true
         if state == .stopped { setState(.idle) }
         await refreshQueueStatistics()
         listenToEvents()
@@ -284,6 +293,7 @@ public actor SyncEngine {
     /// ends.
     func cycle(reason: String, definitions selected: [Int]?, explicit: Bool) -> Task<SyncCycleReport, Never> {
         if let cycleTask { return cycleTask }
+        hasRun = true
         let now = clock.now()
         lastCycleStart = now
         if selected == nil { scheduler.pulledAll(at: now) }
@@ -440,7 +450,7 @@ public actor SyncEngine {
         try? await context.setEngineBackoff(nil)
         await refreshQueueStatistics()
         setState(.idle)
-        logger.info("\(report)")
+        logger.debug("\(report)")
         return report
     }
 

@@ -38,6 +38,16 @@ public enum SyncEngineState: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension SyncEngineState {
+    /// Idle or syncing: what an engine does all day, not worth an info log line.
+    var isRoutine: Bool {
+        switch self {
+        case .idle, .syncing: true
+        default: false
+        }
+    }
+}
+
 /// The part of a cycle that is running.
 public enum SyncPhase: Sendable, Hashable, CustomStringConvertible {
     /// The half-open circuit breaker's single probe request.

@@ -13,13 +13,20 @@ extension SyncTable {
     ///
     /// If the table has pending operations, the context pushes first; if that push fails, the pull
     /// throws ``SyncError/pushFailed(_:)`` without sending any pull request.
+    ///
+    /// A filter naming a property the table cannot have throws ``SyncError/unknownColumn(_:table:nearest:)``
+    /// before anything is sent or stored, as a local query does. (For a `JSONObject` table the store has
+    /// never held, no column is known yet: the server judges the filter.)
     @discardableResult
     public func pull(
         _ query: SyncQuery<Item>? = nil,
         queryId: String? = nil,
         options: PullOptions = PullOptions()
     ) async throws -> PullSummary {
-        try await SyncError.mapping {
+        var check = FilterColumnCheck(table: name, itemProperties: itemProperties)
+        check.passesUnknownTable = true
+        try await check.check(query?.storeQuery.filter, in: context.store)
+        return try await SyncError.mapping {
             try await context.pull(table: name, query: query?.storeQuery, queryId: queryId, options: options)
         }
     }

@@ -10,6 +10,9 @@ struct FilterColumnCheck {
     let table: String
     /// The properties the item type declares; `nil` when they are not known (no check is made).
     let itemProperties: Set<String>?
+    /// Whether a table of which nothing is known (no declared and no stored property) passes: a pull of a
+    /// dynamic table the store has never held cannot know its columns, the server can.
+    var passesUnknownTable = false
 
     /// Throws ``SyncError/unknownColumn(_:table:nearest:)`` for the first unknown name `filter` uses.
     func check(_ filter: FilterExpression?, in store: any LocalStore) async throws(SyncError) {
@@ -18,6 +21,7 @@ struct FilterColumnCheck {
         let unsettled = Self.propertyNames(in: filter).filter { !declared.contains($0) }
         guard !unsettled.isEmpty else { return }
         let stored = try await SyncError.mapping { try await store.propertyNames(table: table) }
+        if passesUnknownTable, itemProperties.isEmpty, stored.isEmpty { return }
         let known = declared.union(stored)
         guard let unknown = unsettled.first(where: { !known.contains($0) }) else { return }
         throw .unknownColumn(unknown, table: table, nearest: Self.nearest(to: unknown, among: known))

@@ -24,6 +24,25 @@ struct UnknownColumnTests {
         return (context, tasks)
     }
 
+    @Test func aPullWhoseFilterNamesAMisspelledPropertyThrowsBeforeSendingOrStoringAnything() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await harness.device()
+            let todos = device.todos
+            let expected = SyncError.unknownColumn("compelte", table: "TodoItem", nearest: "complete")
+
+            await #expect(throws: expected) {
+                try await todos.pull(todos.query().filter(Column("compelte") == false), queryId: "open")
+            }
+            #expect(try await harness.takeRequests(includingExtensions: true).isEmpty)
+            #expect(try await device.context.pullStates(table: "TodoItem").isEmpty)  // no token saved
+
+            // A dynamic table the store never held has no known columns: the server judges its filter.
+            let notes = try await device.context.table(JSONObject.self, named: "Note")
+            try await notes.pull(notes.query().filter(Column("body") == "x"), queryId: "x")
+            try await device.context.close()
+        }
+    }
+
     @Test(arguments: ContextStoreKind.allCases)
     func aTypedQueryOnAMisspelledPropertyThrowsNamingTheNearestOne(kind: ContextStoreKind) async throws {
         let (_, tasks) = try await seeded(kind)

@@ -36,6 +36,28 @@ import Testing
         #expect(!run.stderr.lowercased().contains("error"), "stderr: \(run.stderr)")
     }
 
+    @Test func theDemoScriptInstallsOnlyWhatTheDemoBuildsAgainst() async throws {
+        // Given the scripts a new user runs
+        let root = RepositoryRoot.url
+        let demoScript = try String(contentsOf: root.appendingPathComponent("scripts/demo"), encoding: .utf8)
+        let installDeps = root.appendingPathComponent("scripts/install-deps")
+
+        // When the sets of system packages are listed
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        let demo = try await SynctablesExecutable.runProcess(
+            bash, arguments: [installDeps.path, "--list", "demo"], environment: [:])
+        let test = try await SynctablesExecutable.runProcess(
+            bash, arguments: [installDeps.path, "--list", "test"], environment: [:])
+
+        // Then the demo asks for its own set: SQLite, curl and zlib to build against, no test tooling
+        #expect(demoScript.contains("scripts/install-deps demo\n"))
+        #expect(demo.status == 0 && test.status == 0, "\(demo.stderr) \(test.stderr)")
+        let demoPackages = Set(demo.stdout.split(separator: "\n").map(String.init))
+        #expect(demoPackages == ["pkg-config", "libsqlite3-dev", "libcurl4-openssl-dev", "zlib1g-dev"])
+        let testPackages = Set(test.stdout.split(separator: "\n").map(String.init))
+        #expect(testPackages.isSuperset(of: demoPackages.union(["postgresql", "libsqlcipher-dev"])))
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func theEngineDemoShowsOfflineBackoffAndADeadLetterDiscarded() async throws {
         let demo = SynctablesExecutable.directory.appendingPathComponent("engine-demo")

@@ -6,8 +6,8 @@ import Testing
 /// this one by path.
 ///
 /// A block is complete unless the HTML comment on the line before it says otherwise:
-/// `<!-- snippet: manifest -->` is the scratch package's `Package.swift` (its placeholder URL replaced by
-/// this checkout's path), `<!-- snippet: sqlcipher -->` is compiled in SQLCipher builds only, and
+/// `<!-- snippet: manifest -->` is the scratch package's `Package.swift` (its `../SyncTables` path replaced
+/// by this checkout's), `<!-- snippet: sqlcipher -->` is compiled in SQLCipher builds only, and
 /// `<!-- snippet: fragment -->` is not compiled.
 @Suite struct ReadmeSnippetTests {
     @Test(.timeLimit(.minutes(30)))
@@ -72,15 +72,13 @@ import Testing
             "the README's Swift blocks do not compile:\n\(errors.joined(separator: "\n"))\n\(output.suffix(2000))")
     }
 
-    /// The README's manifest with its placeholder URL pointing at this checkout and the blocks' targets added.
+    /// The README's manifest with its path pointing at this checkout and the blocks' targets added.
     static func scratchManifest(from manifest: String, root: URL, traits: String, extraTargets: String) throws
         -> String
     {
         let placeholder = try #require(
-            manifest.range(
-                of: #"\.package\(url: "https://github.com/OWNER/SyncTables.git", from: "[0-9.]+"\)"#,
-                options: .regularExpression),
-            "the manifest block has no placeholder .package(url:from:) line")
+            manifest.range(of: #"\.package\(path: "\.\./SyncTables"\)"#, options: .regularExpression),
+            "the manifest block has no .package(path: \"../SyncTables\") line")
         var text = manifest
         text.replaceSubrange(placeholder, with: #".package(name: "SyncTables", path: "\#(root.path)"\#(traits))"#)
         let targets = try #require(text.range(of: "targets: [\n"), "the manifest block has no targets list")
