@@ -53,8 +53,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The server's PostgreSQL backend (`sync-server --database postgres://…`).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // gzip: compressed responses (server) and batch bodies (client).
-        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         // SyncTablesConfiguration (`synctables sync --config`): YAML and JSON files, with line numbers for errors.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // `swift package generate-documentation` (DocC); a command plugin, never linked.
@@ -77,6 +75,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // gzip of batch bodies (client) and responses (server), straight from the system's zlib.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
 
         // MARK: Libraries
         .target(name: "SyncTablesCore"),
@@ -86,8 +90,7 @@ let package = Package(
             dependencies: [
                 "SyncTablesCore",
                 "SyncTablesSQLite",
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),

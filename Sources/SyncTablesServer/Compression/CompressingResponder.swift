@@ -21,10 +21,13 @@ struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Con
         // The body depends on Accept-Encoding from this size on, whether this client gets it gzipped or not.
         response.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
         guard AcceptEncoding.allowsGzip(request.headers[values: .acceptEncoding]) else { return response }
-        var body = try await ResponseCollector.body(of: response)
-        guard let compressed = try? Gzip.compress(&body) else { return response }
+        let body = try await ResponseCollector.body(of: response)
+        guard let compressed = Gzip.compress(Array(body.readableBytesView)) else {
+            response.body = ResponseBody(byteBuffer: body)  // collected: sent as it was
+            return response
+        }
         response.headers[.contentEncoding] = "gzip"
-        response.body = ResponseBody(byteBuffer: compressed)  // also sets Content-Length
+        response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: compressed))  // also sets Content-Length
         return response
     }
 }
