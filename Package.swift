@@ -1,19 +1,31 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// The library an app adds: what it needs and nothing more (swift-log, swift-metrics and the system's SQLite,
+// curl and zlib; Yams only for the configuration-file product). The reference server, the `synctables`
+// command line, the benchmarks, the demos and the test suites live in the package in `Tools/`, which depends
+// on this one by path.
+//
 // One SQLite engine per build: libsqlite3 and libsqlcipher export the same symbols, so linking both
 // silently routes every call to whichever comes first. `SystemSQLite` (default) links libsqlite3;
 // `swift build --traits SQLCipher` replaces the default set and links libsqlcipher instead.
-/// Spawning child processes (tests and benchmarks only).
-let subprocess: [Target.Dependency] = [
-    .product(name: "Subprocess", package: "swift-subprocess"),
-    .product(name: "SystemPackage", package: "swift-system"),
-]
 
 let sqliteEngine: [Target.Dependency] = [
     .target(name: "CSQLite", condition: .when(traits: ["SystemSQLite"])),
     .target(name: "CSQLCipher", condition: .when(traits: ["SQLCipher"])),
 ]
+
+var dependencies: [Package.Dependency] = [
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    // SyncTablesConfiguration only: YAML and JSON sync configuration files, with line numbers for errors.
+    .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+]
+// `swift package generate-documentation` (DocC), a command plugin: resolved only when building the docs
+// (SYNCTABLES_DOCS=1), so an app that adds SyncTables never fetches it.
+if Context.environment["SYNCTABLES_DOCS"] != nil {
+    dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}
 
 let package = Package(
     name: "SyncTables",
@@ -23,12 +35,10 @@ let package = Package(
         .library(name: "SyncTablesSQLCipher", targets: ["SyncTablesSQLCipher"]),
         .library(name: "SyncTablesStoreConformance", targets: ["SyncTablesStoreConformance"]),
         .library(name: "SyncTablesConfiguration", targets: ["SyncTablesConfiguration"]),
-        .library(name: "SyncTablesServer", targets: ["SyncTablesServer"]),
-        .executable(name: "sync-server", targets: ["sync-server"]),
-        .executable(name: "synctables", targets: ["synctables"]),
-        .executable(name: "sync-bench", targets: ["sync-bench"]),
-        .executable(name: "todo-demo", targets: ["TodoDemo"]),
-        .executable(name: "engine-demo", targets: ["EngineDemo"]),
+        // The JSON, OData filter and time types the library is built on (also re-exported by SyncTables).
+        .library(name: "SyncTablesCore", targets: ["SyncTablesCore"]),
+        // The thin SQLite layer, for the reference server and the benchmarks in Tools/ (its API is SPI).
+        .library(name: "SyncTablesSQLite", targets: ["SyncTablesSQLite"]),
     ],
     traits: [
         .trait(name: "SystemSQLite", description: "Run every store on the system libsqlite3 (default)."),
@@ -38,28 +48,9 @@ let package = Package(
         ),
         .default(enabledTraits: ["SystemSQLite"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // Child processes in the tests and benchmarks (posix_spawn); FilePath for its API.
-        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
-        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
-        // The server's PostgreSQL backend (`sync-server --database postgres://…`).
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        // SyncTablesConfiguration (`synctables sync --config`): YAML and JSON files, with line numbers for errors.
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        // `swift package generate-documentation` (DocC); a command plugin, never linked.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
+    dependencies: dependencies,
     targets: [
-        // MARK: C engines (exactly one is linked per build)
+        // MARK: C libraries of the system (exactly one SQLite engine is linked per build)
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -110,139 +101,9 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // A TCP proxy simulating a slow link, for tests and sync-bench (not a product).
-        .target(
-            name: "SlowLink",
-            dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
-        ),
-        .target(
-            name: "SyncTablesServer",
-            dependencies: [
-                "SyncTables",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                // Used directly by the server; they come with Hummingbird, declared here to say so.
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
-        ),
 
-        // MARK: Executables
-        .executableTarget(
-            name: "sync-server",
-            dependencies: [
-                "SyncTablesServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        .executableTarget(
-            name: "synctables",
-            dependencies: [
-                "SyncTables",
-                "SyncTablesConfiguration",
-                "SyncTablesSQLCipher",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        .executableTarget(
-            name: "sync-bench",
-            dependencies: [
-                "SyncTables",
-                "SyncTablesSQLCipher",
-                "SyncTablesServer",
-                "SyncTablesSQLite",
-                "SlowLink",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ] + sqliteEngine + subprocess
-        ),
-        .executableTarget(
-            name: "TodoDemo",
-            dependencies: ["SyncTables", "SyncTablesServer"],
-            path: "Samples/TodoDemo"
-        ),
-        .executableTarget(
-            name: "EngineDemo",
-            dependencies: ["SyncTables", "SyncTablesServer", .product(name: "Logging", package: "swift-log")],
-            path: "Samples/EngineDemo"
-        ),
-
-        // MARK: Tests
-        // The process the crash-safety tests kill with SIGKILL mid-push and mid-pull (not a product).
-        .executableTarget(
-            name: "sync-crash-child",
-            dependencies: ["SyncTables"],
-            path: "Tests/SyncTablesCrashChild"
-        ),
-        // A second "app" writing to a store file while others use it (the multi-process tests; not a product).
-        .executableTarget(
-            name: "sync-store-writer",
-            dependencies: ["SyncTables", "SyncTablesCore"],
-            path: "Tests/SyncTablesStoreWriter"
-        ),
+        // MARK: Tests (the suites that need a server, a store file or a child process are in Tools/)
         .testTarget(name: "SyncTablesCoreTests", dependencies: ["SyncTablesCore"]),
-        .testTarget(
-            name: "SyncTablesConfigurationTests",
-            dependencies: ["SyncTablesConfiguration", "SyncTables", "SyncTablesServer"]
-        ),
-        .testTarget(
-            name: "SyncTablesTests",
-            dependencies: [
-                "SyncTables",
-                "SyncTablesStoreConformance",
-                "SyncTablesServer",
-                "SyncTablesSQLite",
-                "SlowLink",
-                // The transport tests run a small Hummingbird server of their own.
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ] + subprocess
-        ),
-        .testTarget(
-            name: "SyncTablesServerTests",
-            dependencies: [
-                "SyncTablesServer",
-                "SyncTables",
-                // The SQLite late-commit tests hold the server's database file locked on a connection of their own.
-                "SyncTablesSQLite",
-                // The readiness probe test cuts the server's link to PostgreSQL.
-                "SlowLink",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                // The late-commit tests hold a transaction open in a database session of their own.
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ] + subprocess
-        ),
-        .testTarget(
-            name: "SyncTablesSQLCipherTests",
-            dependencies: [
-                "SyncTablesSQLCipher", "SyncTables", "SyncTablesStoreConformance", "SyncTablesServer",
-                "SyncTablesSQLite",
-            ] + subprocess
-        ),
-        .testTarget(
-            name: "SynctablesCLITests",
-            dependencies: [
-                "SyncTables", "SyncTablesCore", "SyncTablesServer", "SyncTablesSQLCipher", "SyncTablesSQLite",
-                .product(name: "Logging", package: "swift-log"),
-            ] + subprocess
-        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@
 
 extension Database {
     /// The Swift body of a registered SQL function: the arguments in, one value out.
-    package typealias ScalarFunction = ([SQLiteValue]) throws -> SQLiteValue
+    @_spi(SyncTablesTools) public typealias ScalarFunction = ([SQLiteValue]) throws -> SQLiteValue
 
     /// Registers a scalar SQL function backed by a Swift closure.
     ///
@@ -19,7 +19,7 @@ extension Database {
     ///     return .null
     /// }
     /// ```
-    package func createFunction(
+    @_spi(SyncTablesTools) public func createFunction(
         name: String,
         argumentCount: Int32,
         deterministic: Bool = true,

@@ -8,10 +8,11 @@
 ///
 /// `afterCommit` gets the number of pages now in the write-ahead log and answers whether the committing
 /// connection should checkpoint right away (passively, as SQLite's automatic checkpoint does).
-package final class WALCommitHook {
+@_spi(SyncTablesTools) public final class WALCommitHook {
     let afterCommit: (_ walPages: Int32) -> Bool
 
-    package init(afterCommit: @escaping (_ walPages: Int32) -> Bool) {
+    /// A hook calling `afterCommit` with the WAL's size in pages after each commit.
+    @_spi(SyncTablesTools) public init(afterCommit: @escaping (_ walPages: Int32) -> Bool) {
         self.afterCommit = afterCommit
     }
 }
@@ -20,7 +21,7 @@ extension Database {
     /// Installs `hook` (or, with `nil`, restores SQLite's automatic checkpoint every 1000 pages).
     ///
     /// Installing a hook turns the automatic checkpoint off: the hook decides when checkpoints run.
-    package func setWALCommitHook(_ hook: WALCommitHook?) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func setWALCommitHook(_ hook: WALCommitHook?) throws(SQLiteError) {
         let connection = try connection()
         walCommitHook = hook
         guard let hook else {
@@ -46,7 +47,9 @@ extension Database {
     /// lock (`SQLITE_CHECKPOINT_PASSIVE`). Returns the log's size and how much of it is now checkpointed, in
     /// pages.
     @discardableResult
-    package func checkpointPassively() throws(SQLiteError) -> (walPages: Int, checkpointedPages: Int) {
+    @_spi(SyncTablesTools) public func checkpointPassively() throws(SQLiteError) -> (
+        walPages: Int, checkpointedPages: Int
+    ) {
         let connection = try connection()
         var walPages: Int32 = 0
         var checkpointed: Int32 = 0

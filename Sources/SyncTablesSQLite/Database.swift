@@ -18,27 +18,27 @@
 ///     try insert.run()
 /// }
 /// ```
-package final class Database {
+@_spi(SyncTablesTools) public final class Database {
     /// How a connection is opened.
-    package struct OpenFlags: OptionSet, Sendable {
+    @_spi(SyncTablesTools) public struct OpenFlags: OptionSet, Sendable {
         /// The raw `SQLITE_OPEN_*` bits.
-        package let rawValue: Int32
+        @_spi(SyncTablesTools) public let rawValue: Int32
         /// Creates flags from raw bits.
-        package init(rawValue: Int32) { self.rawValue = rawValue }
+        @_spi(SyncTablesTools) public init(rawValue: Int32) { self.rawValue = rawValue }
         /// Open for reading only.
-        package static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
+        @_spi(SyncTablesTools) public static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
         /// Open for reading and writing.
-        package static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
+        @_spi(SyncTablesTools) public static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
         /// Create the file when it does not exist.
-        package static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
+        @_spi(SyncTablesTools) public static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
         /// The connection is used by one thread at a time, so SQLite's own mutex is unnecessary.
-        package static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
+        @_spi(SyncTablesTools) public static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
         /// The usual flags for a store: read, write, create, no per-connection mutex.
-        package static let standard: OpenFlags = [.readWrite, .create, .noMutex]
+        @_spi(SyncTablesTools) public static let standard: OpenFlags = [.readWrite, .create, .noMutex]
     }
 
     /// How ``transaction(_:_:)`` begins.
-    package enum TransactionKind: String, Sendable {
+    @_spi(SyncTablesTools) public enum TransactionKind: String, Sendable {
         /// Take no lock until the first read or write.
         case deferred = "DEFERRED"
         /// Take the write lock at once, so the transaction cannot fail later with `SQLITE_BUSY` on upgrade.
@@ -48,10 +48,10 @@ package final class Database {
     }
 
     /// The most statements kept by ``cachedStatement(_:)``.
-    package static let statementCacheCapacity = 256
+    @_spi(SyncTablesTools) public static let statementCacheCapacity = 256
 
     /// The path the connection was opened with (`:memory:` for an in-memory database).
-    package let path: String
+    @_spi(SyncTablesTools) public let path: String
     private var handle: OpaquePointer?
     private var statementCache: [String: Statement] = [:]
     private var savepointDepth = 0
@@ -59,7 +59,7 @@ package final class Database {
     var walCommitHook: WALCommitHook?
 
     /// Opens (and by default creates) the database at `path`; `":memory:"` opens a private in-memory one.
-    package init(path: String, flags: OpenFlags = .standard) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public init(path: String, flags: OpenFlags = .standard) throws(SQLiteError) {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, flags.rawValue, nil)
         guard code == SQLITE_OK, let opened else {
@@ -78,7 +78,7 @@ package final class Database {
     }
 
     /// The live connection handle, or a `SQLITE_MISUSE` error after ``close()``.
-    package func connection() throws(SQLiteError) -> OpaquePointer {
+    @_spi(SyncTablesTools) public func connection() throws(SQLiteError) -> OpaquePointer {
         guard let handle else {
             throw SQLiteError(extendedCode: SQLITE_MISUSE, message: "the database connection is closed")
         }
@@ -86,7 +86,7 @@ package final class Database {
     }
 
     /// Closes the connection after finalizing every cached statement. Later calls fail with `SQLITE_MISUSE`.
-    package func close() throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func close() throws(SQLiteError) {
         guard let handle else { return }
         statementCache.removeAll()
         let code = sqlite3_close_v2(handle)
@@ -97,7 +97,7 @@ package final class Database {
     // MARK: Running SQL
 
     /// Runs one or more `;`-separated statements that take no parameters.
-    package func execute(_ sql: String) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func execute(_ sql: String) throws(SQLiteError) {
         let connection = try connection()
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(connection, sql, nil, nil, &message)
@@ -111,12 +111,12 @@ package final class Database {
     }
 
     /// Prepares a statement that the caller owns (not cached).
-    package func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+    @_spi(SyncTablesTools) public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try Statement(connection: connection(), sql: sql)
     }
 
     /// A prepared statement for `sql`, reused across calls; it comes back reset with cleared bindings.
-    package func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+    @_spi(SyncTablesTools) public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
         if let statement = statementCache[sql] {
             statement.reset()
             statement.clearBindings()
@@ -130,12 +130,12 @@ package final class Database {
     }
 
     /// Finalizes every cached statement (for example before closing, or to free memory).
-    package func clearStatementCache() {
+    @_spi(SyncTablesTools) public func clearStatementCache() {
         statementCache.removeAll()
     }
 
     /// Runs a statement with parameters and discards any rows.
-    package func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(values)
@@ -143,7 +143,9 @@ package final class Database {
     }
 
     /// The first column of the first row of a query, or `.null` when there is no row.
-    package func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue {
+    @_spi(SyncTablesTools) public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError)
+        -> SQLiteValue
+    {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(values)
@@ -153,35 +155,35 @@ package final class Database {
     // MARK: Facts
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-    package var changes: Int {
+    @_spi(SyncTablesTools) public var changes: Int {
         handle.map { Int(sqlite3_changes($0)) } ?? 0
     }
 
     /// `true` while a transaction is open.
-    package var isInTransaction: Bool {
+    @_spi(SyncTablesTools) public var isInTransaction: Bool {
         handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
     }
 
     /// `true` when the main database was opened read-only (for example a file without write permission).
-    package var isReadOnly: Bool {
+    @_spi(SyncTablesTools) public var isReadOnly: Bool {
         handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? false
     }
 
     /// Waits up to `milliseconds` for another connection's lock before failing with `SQLITE_BUSY`.
-    package func setBusyTimeout(milliseconds: Int32) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func setBusyTimeout(milliseconds: Int32) throws(SQLiteError) {
         let connection = try connection()
         let code = sqlite3_busy_timeout(connection, milliseconds)
         guard code == SQLITE_OK else { throw SQLiteError(connection: connection, code: code, sql: nil) }
     }
 
     /// The schema version stamp kept in `PRAGMA user_version`.
-    package func userVersion() throws(SQLiteError) -> Int {
+    @_spi(SyncTablesTools) public func userVersion() throws(SQLiteError) -> Int {
         if case .integer(let version) = try scalar("PRAGMA user_version") { return Int(version) }
         return 0
     }
 
     /// Stamps `PRAGMA user_version`.
-    package func setUserVersion(_ version: Int) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func setUserVersion(_ version: Int) throws(SQLiteError) {
         try execute("PRAGMA user_version = \(version)")
     }
 
@@ -193,7 +195,7 @@ package final class Database {
     /// would parse them again on every call, and a small local write issues up to six of them.
     ///
     /// Nested calls become savepoints, so an inner failure only undoes the inner work.
-    package func transaction<Result>(
+    @_spi(SyncTablesTools) public func transaction<Result>(
         _ kind: TransactionKind = .immediate,
         _ body: () throws -> Result
     ) throws -> Result {
@@ -216,7 +218,7 @@ package final class Database {
     }
 
     /// Runs `body` inside a savepoint: released when it returns, rolled back to when it throws.
-    package func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+    @_spi(SyncTablesTools) public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
         let name = "synctables_savepoint_\(savepointDepth)"

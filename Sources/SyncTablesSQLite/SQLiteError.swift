@@ -5,20 +5,20 @@
 #endif
 
 /// A failure reported by SQLite: the result codes, the engine's message and the SQL that failed.
-package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(SyncTablesTools) public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_FULL`, ...), the low 8 bits of ``extendedCode``.
-    package var code: Int32 { extendedCode & 0xFF }
+    @_spi(SyncTablesTools) public var code: Int32 { extendedCode & 0xFF }
     /// The extended result code (for example `SQLITE_IOERR_WRITE`).
-    package let extendedCode: Int32
+    @_spi(SyncTablesTools) public let extendedCode: Int32
     /// The engine's explanation.
-    package let message: String
+    @_spi(SyncTablesTools) public let message: String
     /// The statement that failed, when there was one.
-    package let sql: String?
+    @_spi(SyncTablesTools) public let sql: String?
     /// `true` for a violated constraint (`SQLITE_CONSTRAINT`: primary key, unique, not null, check).
-    package var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
+    @_spi(SyncTablesTools) public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
     /// Creates an error from its parts.
-    package init(extendedCode: Int32, message: String, sql: String? = nil) {
+    @_spi(SyncTablesTools) public init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
@@ -41,7 +41,7 @@ package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A readable summary: code, message and SQL.
-    package var description: String {
+    @_spi(SyncTablesTools) public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
         if let sql { text += " (SQL: \(sql))" }
         return text

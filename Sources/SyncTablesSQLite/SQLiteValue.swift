@@ -1,7 +1,7 @@
 /// One SQLite value, as bound to a statement parameter or read from a result column.
 ///
 /// Projected store columns have no declared type, so a value keeps the storage class it was bound with.
-package enum SQLiteValue: Sendable, Hashable {
+@_spi(SyncTablesTools) public enum SQLiteValue: Sendable, Hashable {
     /// SQL `NULL`.
     case null
     /// A 64-bit signed integer.

@@ -14,9 +14,9 @@
 /// try statement.bind(.text("a"), at: 1)
 /// while try statement.step() { print(statement.text(at: 0) ?? "") }
 /// ```
-package final class Statement {
+@_spi(SyncTablesTools) public final class Statement {
     /// The SQL text this statement was prepared from.
-    package let sql: String
+    @_spi(SyncTablesTools) public let sql: String
     let handle: OpaquePointer
     private let connection: OpaquePointer
 
@@ -37,15 +37,15 @@ package final class Statement {
     }
 
     /// The number of `?` parameters.
-    package var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+    @_spi(SyncTablesTools) public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
 
     /// The number of result columns.
-    package var columnCount: Int32 { sqlite3_column_count(handle) }
+    @_spi(SyncTablesTools) public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     // MARK: Binding
 
     /// Binds a value to the parameter at `index` (1-based).
-    package func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
         switch value {
         case .null: try check(sqlite3_bind_null(handle, index))
         case .integer(let integer): try check(sqlite3_bind_int64(handle, index, integer))
@@ -56,7 +56,7 @@ package final class Statement {
     }
 
     /// Binds text to the parameter at `index`, with its exact UTF-8 length (NUL characters survive).
-    package func bind(_ text: String, at index: Int32) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func bind(_ text: String, at index: Int32) throws(SQLiteError) {
         var text = text
         let code = text.withUTF8 { buffer -> Int32 in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
@@ -71,7 +71,7 @@ package final class Statement {
     }
 
     /// Binds UTF-8 bytes as text to the parameter at `index` (no `String` needed).
-    package func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func bind(utf8 bytes: [UInt8], at index: Int32) throws(SQLiteError) {
         let code = bytes.withUnsafeBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 return sqlite3_bind_text(handle, index, "", 0, Self.transient)
@@ -84,12 +84,12 @@ package final class Statement {
     }
 
     /// Binds a 64-bit integer to the parameter at `index`.
-    package func bind(_ integer: Int64, at index: Int32) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func bind(_ integer: Int64, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, integer))
     }
 
     /// Binds bytes to the parameter at `index`.
-    package func bind(bytes: [UInt8], at index: Int32) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func bind(bytes: [UInt8], at index: Int32) throws(SQLiteError) {
         let code = bytes.withUnsafeBytes { buffer -> Int32 in
             guard let base = buffer.baseAddress, buffer.count > 0 else {
                 return sqlite3_bind_zeroblob(handle, index, 0)
@@ -100,14 +100,14 @@ package final class Statement {
     }
 
     /// Binds `values` to parameters 1, 2, ...
-    package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
     }
 
     /// Sets every parameter back to `NULL`.
-    package func clearBindings() {
+    @_spi(SyncTablesTools) public func clearBindings() {
         sqlite3_clear_bindings(handle)
     }
 
@@ -115,7 +115,7 @@ package final class Statement {
 
     /// Advances to the next row; returns `false` when the statement is done.
     @discardableResult
-    package func step() throws(SQLiteError) -> Bool {
+    @_spi(SyncTablesTools) public func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -128,19 +128,19 @@ package final class Statement {
     }
 
     /// Steps until the statement is done, ignoring any rows.
-    package func run() throws(SQLiteError) {
+    @_spi(SyncTablesTools) public func run() throws(SQLiteError) {
         while try step() {}
     }
 
     /// Makes the statement ready to run again; bindings are kept.
-    package func reset() {
+    @_spi(SyncTablesTools) public func reset() {
         sqlite3_reset(handle)
     }
 
     // MARK: Columns
 
     /// The value of column `index` (0-based) of the current row.
-    package func value(at index: Int32) -> SQLiteValue {
+    @_spi(SyncTablesTools) public func value(at index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_NULL: return .null
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
@@ -154,24 +154,26 @@ package final class Statement {
     }
 
     /// `true` when column `index` (0-based) of the current row is `NULL`.
-    package func isNull(at index: Int32) -> Bool {
+    @_spi(SyncTablesTools) public func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// The text of column `index`, or `nil` when it is `NULL`.
-    package func text(at index: Int32) -> String? {
+    @_spi(SyncTablesTools) public func text(at index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// The integer value of column `index` (`0` for `NULL`).
-    package func integer(at index: Int32) -> Int64 {
+    @_spi(SyncTablesTools) public func integer(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// Calls `body` with the raw UTF-8 bytes of column `index` without copying them.
-    package func withUTF8Bytes<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    @_spi(SyncTablesTools) public func withUTF8Bytes<Result>(
+        at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows
         -> Result
     {
         let pointer = sqlite3_column_text(handle, index)

@@ -1,5 +1,6 @@
-import SyncTablesCore
 import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 /// Builds random JSON values, including awkward strings and numbers.
 private struct RandomJSONBuilder {

@@ -1,5 +1,6 @@
-import SyncTablesCore
 import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 @Suite("JSON serializing")
 struct JSONSerializingTests {

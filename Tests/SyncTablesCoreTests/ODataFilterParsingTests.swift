@@ -1,5 +1,6 @@
-import SyncTablesCore
 import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 private func p(_ name: String) -> FilterExpression { .property(name) }
 private func v(_ value: JSONValue) -> FilterExpression { .value(value) }

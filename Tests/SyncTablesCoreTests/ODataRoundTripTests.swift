@@ -1,5 +1,6 @@
-import SyncTablesCore
 import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 /// Builds random filter trees that OData can express.
 private struct RandomFilterBuilder {

@@ -1,6 +1,7 @@
 import Foundation
-import SyncTablesCore
 import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 private struct BenchmarkItem: Codable {
     var id: String

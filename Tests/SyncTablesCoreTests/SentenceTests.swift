@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncTablesCore
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 @Suite struct SentenceTests {
     @Test("a doubled period is written once; an ellipsis and single periods stay")

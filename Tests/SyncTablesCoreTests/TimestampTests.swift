@@ -1,6 +1,7 @@
 import Foundation
-import SyncTablesCore
 import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTablesCore
 
 @Suite("Timestamp")
 struct TimestampTests {

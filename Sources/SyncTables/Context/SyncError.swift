@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// Why a ``SyncContext`` or ``SyncTable`` refused or failed a request.
 ///
 /// Every case carries what is needed to act on it (table, item id, the conflicting operation, the

@@ -1,5 +1,5 @@
 /// The rule for user table names, checked before any store sees them (the stores check again).
-package enum SyncTableName {
+@_spi(SyncTablesTools) public enum SyncTableName {
     /// The longest accepted name.
     static let maximumLength = 128
 
@@ -17,7 +17,7 @@ package enum SyncTableName {
 
     /// Throws ``SyncError/invalidTableName(_:reason:)`` unless `name` is a letter or `_`, then letters,
     /// digits or `_` (ASCII), at most 128 characters, not starting with the system prefix `__`.
-    package static func validate(_ name: String) throws(SyncError) {
+    @_spi(SyncTablesTools) public static func validate(_ name: String) throws(SyncError) {
         guard !name.isEmpty else { throw .invalidTableName(name, reason: "the name is empty") }
         guard name.utf8.count <= maximumLength else {
             throw .invalidTableName(name, reason: "the name is longer than \(maximumLength) characters")

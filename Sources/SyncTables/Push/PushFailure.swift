@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// How a push ended when it did not confirm every operation, carried by ``SyncError/pushFailed(_:)``.
 ///
 /// Nothing is lost: failed and unsent operations stay in the queue. Resolve each error, or push again.

@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 extension StoreError: CustomStringConvertible {
     /// A sentence a user can act on. Never contains key material: encryption errors name no key.
     public var description: String { sentences.withoutDoubledPeriods }

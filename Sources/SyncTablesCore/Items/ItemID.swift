@@ -76,7 +76,7 @@ public enum ItemID {
     }
 
     /// The lowercase UUID spelling (8-4-4-4-12 hexadecimal digits) of 128 bits, the most significant first.
-    package static func uuidString(_ bytes: (UInt64, UInt64)) -> String {
+    @_spi(SyncTablesTools) public static func uuidString(_ bytes: (UInt64, UInt64)) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         return String(unsafeUninitializedCapacity: 36) { buffer in
             var index = 0

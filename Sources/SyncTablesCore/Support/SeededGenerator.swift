@@ -1,15 +1,15 @@
 /// A small deterministic random generator (SplitMix64): the package's tests and benchmarks use it so that a
 /// randomized run can be reproduced from its seed.
-package struct SeededGenerator: RandomNumberGenerator {
+@_spi(SyncTablesTools) public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
     /// A generator whose sequence is fixed by `seed`.
-    package init(seed: UInt64) {
+    @_spi(SyncTablesTools) public init(seed: UInt64) {
         self.state = seed
     }
 
     /// The next 64 random bits.
-    package mutating func next() -> UInt64 {
+    @_spi(SyncTablesTools) public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

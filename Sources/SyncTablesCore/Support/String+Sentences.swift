@@ -1,7 +1,7 @@
 extension String {
     /// The text with each doubled period (`..`, from a message that ends with a period placed before
     /// another period) written once; an ellipsis (`...`) is kept.
-    package var withoutDoubledPeriods: String {
+    @_spi(SyncTablesTools) public var withoutDoubledPeriods: String {
         guard contains("..") else { return self }
         var result = ""
         result.reserveCapacity(utf8.count)

@@ -157,7 +157,7 @@ extension JSONObject {
     }
 
     /// ``jsonBytes`` without the properties `omit` picks (nested objects are written whole).
-    package func jsonBytes(omitting omit: (String, JSONValue) -> Bool) -> [UInt8] {
+    @_spi(SyncTablesTools) public func jsonBytes(omitting omit: (String, JSONValue) -> Bool) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
         writer.write(self, omitting: omit)
         return writer.bytes

@@ -125,7 +125,7 @@
         }
 
         /// Every top-level property the table's rows have ever had (see `SQLiteStore.propertyNames(table:)`).
-        package func propertyNames(table: String) async throws -> Set<String> {
+        @_spi(SyncTablesTools) public func propertyNames(table: String) async throws -> Set<String> {
             try await store.propertyNames(table: table)
         }
 

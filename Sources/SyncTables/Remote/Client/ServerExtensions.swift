@@ -1,14 +1,14 @@
 /// The extensions of the table protocol a server offers, read from its capabilities document
 /// (`GET /sync/capabilities`, served by `sync-server`). A server without the document offers none.
-package struct ServerExtensions: Sendable, Hashable {
+@_spi(SyncTablesTools) public struct ServerExtensions: Sendable, Hashable {
     /// Batched writes, when offered.
-    package var batch: BatchCapability?
+    @_spi(SyncTablesTools) public var batch: BatchCapability?
 
     /// A server offering nothing beyond the table protocol.
-    package static let none = ServerExtensions(batch: nil)
+    @_spi(SyncTablesTools) public static let none = ServerExtensions(batch: nil)
 
     /// The capabilities a document describes; parts it does not describe correctly are not offered.
-    package init(document: JSONValue) {
+    @_spi(SyncTablesTools) public init(document: JSONValue) {
         guard case .object(let object) = document, case .object(let batch)? = object["batch"],
             case .string(let path)? = batch["path"], path.hasPrefix("/"),
             case .integer(let operations)? = batch["maxOperations"], operations > 0,
@@ -25,19 +25,20 @@ package struct ServerExtensions: Sendable, Hashable {
             path: path, maxOperations: Int(operations), maxBytes: Int(bytes), gzipsBody: gzipsBody)
     }
 
-    package init(batch: BatchCapability?) {
+    /// Extensions offering batched writes as `batch` says (`nil`: none).
+    @_spi(SyncTablesTools) public init(batch: BatchCapability?) {
         self.batch = batch
     }
 }
 
 /// How a server takes batched writes: where, and how many operations and bytes per request.
-package struct BatchCapability: Sendable, Hashable {
+@_spi(SyncTablesTools) public struct BatchCapability: Sendable, Hashable {
     /// The path batches are posted to, from the server's root (e.g. `/sync/batch`).
-    package var path: String
+    @_spi(SyncTablesTools) public var path: String
     /// The most operations one batch may carry.
-    package var maxOperations: Int
+    @_spi(SyncTablesTools) public var maxOperations: Int
     /// The largest request body the server accepts, in bytes (decoded, when sent compressed).
-    package var maxBytes: Int
+    @_spi(SyncTablesTools) public var maxBytes: Int
     /// Whether the server takes request bodies gzipped (its document lists `gzip` in `requestEncodings`).
-    package var gzipsBody = false
+    @_spi(SyncTablesTools) public var gzipsBody = false
 }

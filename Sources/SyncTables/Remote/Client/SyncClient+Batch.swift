@@ -1,17 +1,17 @@
 import Foundation
 
 /// One write inside a batch: the single request it stands for.
-package struct BatchedWrite: Sendable {
+@_spi(SyncTablesTools) public struct BatchedWrite: Sendable {
     /// `POST` (insert), `PATCH` (update) or `DELETE`.
-    package var method: TransportMethod
+    @_spi(SyncTablesTools) public var method: TransportMethod
     /// The table.
-    package var table: String
+    @_spi(SyncTablesTools) public var table: String
     /// The item id in the path; `nil` for an insert (`POST /tables/{table}`), whose id is in the body.
-    package var id: String?
+    @_spi(SyncTablesTools) public var id: String?
     /// The item version for `If-Match`, or `nil` for none.
-    package var ifMatch: String?
+    @_spi(SyncTablesTools) public var ifMatch: String?
     /// The body as sent (no system properties), or `nil` for none.
-    package var body: JSONObject?
+    @_spi(SyncTablesTools) public var body: JSONObject?
 
     /// The operation as the batch body carries it.
     var json: JSONValue {
@@ -32,7 +32,7 @@ extension SyncClient {
     /// The server's extensions, asked once per client (`GET /sync/capabilities`); a server that does not
     /// serve the document offers none. Throws ``TransportError`` when the server cannot be reached and
     /// ``HTTPStatusError`` for 401, so nothing is cached then.
-    package func capabilities() async throws -> ServerExtensions {
+    @_spi(SyncTablesTools) public func capabilities() async throws -> ServerExtensions {
         if let known = discoveredExtensions.withLock({ $0 }) { return known }
         let url = try extensionURL("/sync/capabilities")
         let response = try await send(TransportRequest(method: .get, url: url, timeout: configuration.timeout))

@@ -53,14 +53,16 @@ extension SyncClient {
     }
 
     /// `GET /tables/{table}/{id}`: the server's copy of one item (a missing item is a 404 ``HTTPStatusError``).
-    package func lookup(table: String, id: String, features: ZumoFeatures = []) async throws -> JSONObject {
+    @_spi(SyncTablesTools) public func lookup(table: String, id: String, features: ZumoFeatures = []) async throws
+        -> JSONObject
+    {
         let url = try tableURL(table, id: id)
         let response = try await sendTableRequest(.get, url: url, features: features)
         return try ResponseReading.item(from: response)
     }
 
     /// `POST /tables/{table}/{id}` without a body: restores a soft-deleted item and returns it.
-    package func undelete(
+    @_spi(SyncTablesTools) public func undelete(
         table: String,
         id: String,
         ifMatch version: String?,
@@ -72,13 +74,17 @@ extension SyncClient {
     }
 
     /// `GET /tables/{table}?{options}`: one page of items.
-    package func query(table: String, query: TableQuery, features: ZumoFeatures = []) async throws -> RemotePage {
+    @_spi(SyncTablesTools) public func query(table: String, query: TableQuery, features: ZumoFeatures = []) async throws
+        -> RemotePage
+    {
         try query.validate()
         return try await self.query(table: table, queryString: query.queryString, features: features)
     }
 
     /// `GET /tables/{table}?{queryString}` with an already percent-encoded query string (no leading `?`).
-    package func query(table: String, queryString: String, features: ZumoFeatures = []) async throws -> RemotePage {
+    @_spi(SyncTablesTools) public func query(table: String, queryString: String, features: ZumoFeatures = [])
+        async throws -> RemotePage
+    {
         let base = try tableURL(table)
         let text = queryString.isEmpty ? base.absoluteString : base.absoluteString + "?" + queryString
         guard let url = URL(string: text) else { throw RemoteError.invalidURL(text) }
@@ -86,7 +92,7 @@ extension SyncClient {
     }
 
     /// `GET` of an absolute query URL, such as a `rel=next` link from a previous page.
-    package func query(url: URL, features: ZumoFeatures = []) async throws -> RemotePage {
+    @_spi(SyncTablesTools) public func query(url: URL, features: ZumoFeatures = []) async throws -> RemotePage {
         let response = try await sendTableRequest(.get, url: url, features: features)
         return try ResponseReading.page(from: response, requestURL: url)
     }

@@ -21,7 +21,7 @@ package enum EntityTag {
     /// ```swift
     /// EntityTag.ifMatch(version: #"a"b"#)  // "a\"b" including the outer quotes
     /// ```
-    package static func ifMatch(version: String) -> String {
+    @_spi(SyncTablesTools) public static func ifMatch(version: String) -> String {
         "\"" + version.replacing("\"", with: "\\\"") + "\""
     }
 }

@@ -2,9 +2,9 @@ import CZlib
 
 /// gzip (RFC 1952) for HTTP bodies: the client's batch bodies, the server's responses and the request
 /// bodies it accepts compressed. zlib straight from the system, so the library needs no NIO for it.
-package enum Gzip {
+@_spi(SyncTablesTools) public enum Gzip {
     /// Why a gzip body was not decoded.
-    package enum DecodingError: Error, Sendable, Hashable {
+    @_spi(SyncTablesTools) public enum DecodingError: Error, Sendable, Hashable {
         /// It decodes to more than the limit of bytes.
         case tooLarge(limit: Int)
         /// It is not valid gzip data.
@@ -17,7 +17,7 @@ package enum Gzip {
     private static let chunkSize = 64 << 10
 
     /// `bytes` gzip-compressed, or `nil` if zlib failed (the caller then sends them as they are).
-    package static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+    @_spi(SyncTablesTools) public static func compress(_ bytes: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
         let started = deflateInit2_(
             &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, gzipWindowBits, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
@@ -43,7 +43,8 @@ package enum Gzip {
     /// `bytes` decoded, never holding more than `limit` bytes and one chunk in memory: a small body that
     /// would inflate past the limit (a "gzip bomb") stops with ``DecodingError/tooLarge(limit:)``.
     /// A stream cut short decodes to what it holds (the JSON reader then refuses the partial text).
-    package static func decompress(_ bytes: [UInt8], limit: Int) throws(DecodingError) -> [UInt8] {
+    @_spi(SyncTablesTools) public static func decompress(_ bytes: [UInt8], limit: Int) throws(DecodingError) -> [UInt8]
+    {
         guard !bytes.isEmpty else { throw .corrupt }
         var stream = z_stream()
         guard inflateInit2_(&stream, gzipWindowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK

@@ -1,7 +1,7 @@
 /// Percent-encoding for the two places the table protocol puts user text into URLs.
 ///
 /// Both encode UTF-8 bytes as `%XX` with upper-case hex digits.
-package enum PercentEncoding {
+@_spi(SyncTablesTools) public enum PercentEncoding {
     /// Encodes a path segment such as an item id like .NET's `Uri.EscapeDataString`: everything except the
     /// RFC 3986 unreserved characters (`A–Z a–z 0–9 - . _ ~`) is encoded, so `/`, `?`, `#`, `%` and spaces
     /// can never change the URL's structure.
@@ -9,7 +9,7 @@ package enum PercentEncoding {
     /// ```swift
     /// PercentEncoding.pathSegment("a b/c")  // "a%20b%2Fc"
     /// ```
-    package static func pathSegment(_ text: String) -> String {
+    @_spi(SyncTablesTools) public static func pathSegment(_ text: String) -> String {
         encode(text) { isUnreserved($0) }
     }
 
@@ -21,7 +21,7 @@ package enum PercentEncoding {
     /// PercentEncoding.queryValue("(updatedAt ge datetimeoffset'1970-01-01T00:00:00.000Z')")
     /// // "(updatedAt%20ge%20datetimeoffset'1970-01-01T00%3A00%3A00.000Z')"
     /// ```
-    package static func queryValue(_ text: String) -> String {
+    @_spi(SyncTablesTools) public static func queryValue(_ text: String) -> String {
         encode(text) {
             isUnreserved($0) || $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")")
         }

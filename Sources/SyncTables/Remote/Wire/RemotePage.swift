@@ -1,17 +1,18 @@
 import Foundation
 
 /// One page of a table query as the server returned it.
-package struct RemotePage: Sendable, Hashable {
+@_spi(SyncTablesTools) public struct RemotePage: Sendable, Hashable {
     /// The items, in the server's order.
-    package var items: [JSONObject]
+    @_spi(SyncTablesTools) public var items: [JSONObject]
     /// The total count of matching rows, when `$inlinecount=allpages` was asked for and returned.
-    package var totalCount: Int?
+    @_spi(SyncTablesTools) public var totalCount: Int?
     /// The `rel=next` link from the `Link` header, resolved to an absolute URL.
-    package var nextLink: URL?
+    @_spi(SyncTablesTools) public var nextLink: URL?
     /// The protocol extensions the response advertised.
-    package var capabilities: ServerCapabilities
+    @_spi(SyncTablesTools) public var capabilities: ServerCapabilities
 
-    package init(
+    /// A page of `items`, with the next-page link, the total count and the capabilities the response named.
+    @_spi(SyncTablesTools) public init(
         items: [JSONObject], totalCount: Int? = nil, nextLink: URL? = nil,
         capabilities: ServerCapabilities = ServerCapabilities()
     ) {

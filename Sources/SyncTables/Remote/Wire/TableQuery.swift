@@ -6,29 +6,29 @@
 /// query.top = 50
 /// query.queryString  // "$filter=(complete%20eq%20false)&$top=50"
 /// ```
-package struct TableQuery: Sendable, Hashable {
+@_spi(SyncTablesTools) public struct TableQuery: Sendable, Hashable {
     /// The `$filter` expression as OData text (not yet percent-encoded).
-    package var filter: String?
+    @_spi(SyncTablesTools) public var filter: String?
     /// The `$orderby` terms, e.g. `["updatedAt desc", "id"]`.
-    package var orderBy: [String] = []
+    @_spi(SyncTablesTools) public var orderBy: [String] = []
     /// `$skip`.
-    package var skip: Int?
+    @_spi(SyncTablesTools) public var skip: Int?
     /// `$top`.
-    package var top: Int?
+    @_spi(SyncTablesTools) public var top: Int?
     /// `$select` members.
-    package var select: [String] = []
+    @_spi(SyncTablesTools) public var select: [String] = []
     /// `$inlinecount=allpages`: ask for the total count of matching rows.
-    package var includeTotalCount = false
+    @_spi(SyncTablesTools) public var includeTotalCount = false
     /// `__includeDeleted=true`: include soft-deleted rows.
-    package var includeDeleted = false
+    @_spi(SyncTablesTools) public var includeDeleted = false
     /// Further `name=value` parameters passed through untouched (names must not start with `$` or `__`).
-    package var parameters: [(name: String, value: String)] = []
+    @_spi(SyncTablesTools) public var parameters: [(name: String, value: String)] = []
 
     /// Creates empty options.
-    package init() {}
+    @_spi(SyncTablesTools) public init() {}
 
     /// The percent-encoded query string without the leading `?`.
-    package var queryString: String {
+    @_spi(SyncTablesTools) public var queryString: String {
         var pairs: [(String, String)] = []
         if let filter { pairs.append(("$filter", filter)) }
         if !orderBy.isEmpty { pairs.append(("$orderby", orderBy.joined(separator: ","))) }
@@ -44,18 +44,20 @@ package struct TableQuery: Sendable, Hashable {
     }
 
     /// Checks the custom parameter names.
-    package func validate() throws(RemoteError) {
+    @_spi(SyncTablesTools) public func validate() throws(RemoteError) {
         for parameter in parameters
         where parameter.name.isEmpty || parameter.name.hasPrefix("$") || parameter.name.hasPrefix("__") {
             throw .invalidQueryParameter(parameter.name)
         }
     }
 
-    package static func == (lhs: TableQuery, rhs: TableQuery) -> Bool {
+    /// Whether two queries ask for the same thing.
+    @_spi(SyncTablesTools) public static func == (lhs: TableQuery, rhs: TableQuery) -> Bool {
         lhs.queryString == rhs.queryString
     }
 
-    package func hash(into hasher: inout Hasher) {
+    /// Hashes what ``==(lhs:rhs:)`` compares.
+    @_spi(SyncTablesTools) public func hash(into hasher: inout Hasher) {
         hasher.combine(queryString)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Everything forwards to SyncTablesCore (canonical JSON with keys sorted by UTF-8 bytes, strict parsing,
 /// `Timestamp(iso8601:)`), so stores, the wire and the server agree on the same text and the same dates.
-package enum StoreCoding {
+@_spi(SyncTablesTools) public enum StoreCoding {
     /// Canonical JSON text of a value, used for projected objects and arrays.
     static func canonicalJSONText(_ value: JSONValue) -> String {
         value.jsonString
@@ -24,7 +24,7 @@ package enum StoreCoding {
     }
 
     /// The 100 ns ticks of an ISO-8601 date-time (`2024-05-01T10:00:00.1234567+02:00`), or `nil` if it is not one.
-    package static func ticks(iso8601 text: String) -> Int64? {
+    @_spi(SyncTablesTools) public static func ticks(iso8601 text: String) -> Int64? {
         // Every date-time is at least 20 bytes long: skip the parser (and its error) for short strings.
         guard text.utf8.count >= 20 else { return nil }
         return Timestamp(parsing: text)?.ticks

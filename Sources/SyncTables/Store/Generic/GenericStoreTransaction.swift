@@ -9,11 +9,17 @@ package struct GenericStoreTransaction: StoreTransactionFastPaths {
         self.base = base
     }
 
-    package func defineTable(_ definition: TableDefinition) throws { try base.defineTable(definition) }
+    package func defineTable(_ definition: TableDefinition) throws {
+        try base.defineTable(definition)
+    }
     package func read(_ query: StoreQuery) throws -> [JSONObject] { try base.read(query) }
     package func count(_ query: StoreQuery) throws -> Int { try base.count(query) }
-    package func lookup(table: String, id: String) throws -> JSONObject? { try base.lookup(table: table, id: id) }
-    package func upsert(table: String, items: [JSONObject]) throws { try base.upsert(table: table, items: items) }
+    package func lookup(table: String, id: String) throws -> JSONObject? {
+        try base.lookup(table: table, id: id)
+    }
+    package func upsert(table: String, items: [JSONObject]) throws {
+        try base.upsert(table: table, items: items)
+    }
     @discardableResult
     package func delete(table: String, ids: [String]) throws -> Int { try base.delete(table: table, ids: ids) }
     @discardableResult

@@ -46,7 +46,7 @@ public actor MemoryStore: LocalStore, StoredPropertyNames {
     }
 
     /// Every top-level property the table's rows have ever had.
-    package func propertyNames(table: String) throws -> Set<String> {
+    @_spi(SyncTablesTools) public func propertyNames(table: String) throws -> Set<String> {
         try checkOpen()
         return tables.propertyNames(table: table)
     }

@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
 /// generated column holds which property. Versioned with `PRAGMA user_version`.

@@ -1,5 +1,5 @@
 import Foundation
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// Runs a file store's WAL checkpoints on a thread and connection of their own.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 #if SQLCipher
     import CSQLCipher

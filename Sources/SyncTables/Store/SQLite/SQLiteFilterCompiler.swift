@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// Compiles a prepared `FilterExpression` into a parameterized SQL condition over a table's projected
 /// columns, reproducing ``FilterEvaluator`` exactly.
@@ -209,7 +209,7 @@ struct SQLiteFilterCompiler {
 
 extension ComparisonOperator {
     /// The SQL spelling.
-    package var sqlOperator: String {
+    @_spi(SyncTablesTools) public var sqlOperator: String {
         switch self {
         case .equal: "="
         case .notEqual: "<>"
@@ -221,7 +221,7 @@ extension ComparisonOperator {
     }
 
     /// The operator with its operands swapped (`a < b` is `b > a`).
-    package var flipped: ComparisonOperator {
+    @_spi(SyncTablesTools) public var flipped: ComparisonOperator {
         switch self {
         case .lessThan: .greaterThan
         case .lessThanOrEqual: .greaterThanOrEqual
@@ -234,7 +234,7 @@ extension ComparisonOperator {
 
 extension FilterExpression {
     /// The projected value of a plain constant, or `nil`.
-    package var constantValue: ProjectedValue? {
+    @_spi(SyncTablesTools) public var constantValue: ProjectedValue? {
         if case .value(let value) = self { return Projection.literal(value) }
         return nil
     }

@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// The SQL functions `SQLiteStore` registers on its connection: thin adapters over ``FilterFunctions``, so
 /// SQL filters and the memory store's Swift evaluator compute exactly the same results.

@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// A second, read-only use of a file store's database for ``SQLiteStore/lookup(table:id:)``, so a caller
 /// on any thread reads one row without two thread switches (to the store's thread and back), which cost

@@ -1,4 +1,5 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesCore
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// How catalog layout 5 keeps a queued operation's words small: the kind and the state as numbers, and an
 /// operation id that is a lowercase UUID (every id the context makes) as its 16 bytes. A queued insert's row

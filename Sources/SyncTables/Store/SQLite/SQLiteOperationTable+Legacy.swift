@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 extension SQLiteOperationTable {
     /// The JSON row table that held the queue in catalog layout 1.

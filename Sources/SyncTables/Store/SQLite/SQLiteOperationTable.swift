@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// `SQLiteStore`'s operation queue: a relational table of its own rather than a JSON row table, because
 /// every local write and every pushed operation reads and writes it.

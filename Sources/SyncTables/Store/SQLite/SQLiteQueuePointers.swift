@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// How `SQLiteStore` finds the operation queued for an item without an index on the queue.
 ///

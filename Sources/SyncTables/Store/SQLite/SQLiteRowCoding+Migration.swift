@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 extension SQLiteRowCoding {
     /// The column in which catalog layout 3 listed the columns that kept a row's long strings (their only

@@ -1,4 +1,5 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesCore
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// How an item is laid out in its row: every top-level property once, in its projected column, with the
 /// row's `_kinds` telling how to read back what a column's storage class alone does not say, and `_json`

@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// A second connection to a file store's database, for work beside the store's own connection (lookups on
 /// the caller's thread, checkpoints): opened and prepared (for example keyed) the same way.

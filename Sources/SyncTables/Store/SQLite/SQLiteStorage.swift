@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// The synchronous heart of ``SQLiteStore``: one connection, the catalog, and every table operation.
 ///

@@ -4,7 +4,7 @@ extension SQLiteStore: StoredPropertyNames {
     /// Every property any row ever had has its column, and columns are never dropped. Read in a snapshot of
     /// the file, so columns another process added count. The reference server also reads it, once per
     /// table, to cap how many properties a table may grow.
-    package func propertyNames(table: String) throws -> Set<String> {
+    @_spi(SyncTablesTools) public func propertyNames(table: String) throws -> Set<String> {
         try mappingStoreErrors { try openStorage().propertyNames(table: table) }
     }
 }

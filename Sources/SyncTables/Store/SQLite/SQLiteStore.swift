@@ -1,5 +1,5 @@
 import Foundation
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// A ``LocalStore`` in one SQLite database file: durable, crash-safe (WAL journal), fast.
 ///
@@ -45,7 +45,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
 
     /// Opens a store and runs `prepareConnection` on the new connection before any other statement, for
     /// example to give SQLCipher its key.
-    package init(
+    @_spi(SyncTablesTools) public init(
         path: String,
         configuration: Configuration = Configuration(),
         prepareConnection: (Database) throws -> Void
@@ -107,7 +107,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
     /// The rows of several queries in turn, at most `limit` in all (the queries' own limits are ignored),
     /// each as its stored JSON text, all read in one snapshot: the slices of one `sync-server` keyset page,
     /// which a write committed between two slice reads could otherwise put in the page twice.
-    package func readJSON(slices: [StoreQuery], limit: Int) throws -> [[UInt8]] {
+    @_spi(SyncTablesTools) public func readJSON(slices: [StoreQuery], limit: Int) throws -> [[UInt8]] {
         defer { publishTables() }
         return try mappingStoreErrors {
             let storage = try openStorage()
@@ -167,7 +167,9 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
     }
 
     /// Runs `body` on the open connection, on the store's thread (for example to change SQLCipher's key).
-    package func withDatabase<Result: Sendable>(_ body: (Database) throws -> Result) throws -> Result {
+    @_spi(SyncTablesTools) public func withDatabase<Result: Sendable>(_ body: (Database) throws -> Result) throws
+        -> Result
+    {
         let database = try openStorage().database
         // The body may change what a connection needs (SQLCipher's key): lookups go back to this connection,
         // and checkpoints into its commits.
@@ -227,7 +229,7 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
     /// Reads the schema (the first statement that touches the file) and checks the file is not cut short; a
     /// failure is explained from the file's header and size (see ``SQLiteFileProbe``). `keyed` tells whether
     /// a key was given to the connection. Calling it again after it succeeded is harmless.
-    package static func verifyReadable(_ database: Database, path: String, keyed: Bool) throws {
+    @_spi(SyncTablesTools) public static func verifyReadable(_ database: Database, path: String, keyed: Bool) throws {
         if path != ":memory:", let truncation = SQLiteFileProbe.plainTruncation(path: path) { throw truncation }
         do {
             _ = try database.scalar("SELECT count(*) FROM sqlite_master")

@@ -1,4 +1,4 @@
-import SyncTablesSQLite
+@_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// The temporary table that holds long `isIn` lists, so a filter can test membership in thousands of
 /// values without exceeding SQLite 3.15's limit of 999 parameters per statement.

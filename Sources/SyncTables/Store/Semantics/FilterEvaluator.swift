@@ -4,17 +4,17 @@
 /// Predicates are two-valued. `eq`/`ne` behave like SQL `IS`/`IS NOT` (`null eq null` is true); the
 /// other comparisons are false when either side is `null`. Values of different kinds order as
 /// null < numbers < text. A comparison with a timestamp compares instants.
-package struct FilterEvaluator {
+@_spi(SyncTablesTools) public struct FilterEvaluator {
     /// The table's date properties.
     let dateProperties: Set<String>
 
     /// An evaluator for a table with these date properties.
-    package init(dateProperties: Set<String>) {
+    @_spi(SyncTablesTools) public init(dateProperties: Set<String>) {
         self.dateProperties = dateProperties
     }
 
     /// `true` when the item satisfies the filter.
-    package func matches(_ expression: FilterExpression, item: JSONObject) -> Bool {
+    @_spi(SyncTablesTools) public func matches(_ expression: FilterExpression, item: JSONObject) -> Bool {
         switch expression {
         case .not(let inner):
             return !matches(inner, item: item)

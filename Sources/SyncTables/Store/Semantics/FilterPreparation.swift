@@ -6,9 +6,10 @@
 /// - Long chains of `and`/`or` are rebalanced (so thousands of terms neither overflow the stack nor exceed
 ///   SQLite's expression depth), and `p eq 1 or p eq 2 or …` becomes `p in (1, 2, …)` (the same meaning,
 ///   one parameter-free list instead of thousands of bound constants).
-package enum FilterPreparation {
+@_spi(SyncTablesTools) public enum FilterPreparation {
     /// The checked and rewritten filter.
-    package static func prepare(_ expression: FilterExpression, dateProperties: Set<String>) throws(StoreError)
+    @_spi(SyncTablesTools) public static func prepare(_ expression: FilterExpression, dateProperties: Set<String>)
+        throws(StoreError)
         -> FilterExpression
     {
         try rewrite(expression, dateProperties: dateProperties)

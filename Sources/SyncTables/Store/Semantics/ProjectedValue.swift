@@ -2,7 +2,7 @@
 ///
 /// Both stores evaluate filters over these values so they agree exactly: `null`, numbers (booleans are
 /// `0`/`1`), text (objects and arrays as canonical JSON text), and dates in date properties as 100 ns ticks.
-package enum ProjectedValue: Sendable {
+@_spi(SyncTablesTools) public enum ProjectedValue: Sendable {
     case null
     case integer(Int64)
     case real(Double)

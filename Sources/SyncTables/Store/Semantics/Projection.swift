@@ -2,9 +2,9 @@
 ///
 /// The SQLite store writes exactly these values into its projected columns; the memory store computes them
 /// on the fly. Date properties turn ISO-8601 strings into 100 ns ticks so they compare as instants.
-package enum Projection {
+@_spi(SyncTablesTools) public enum Projection {
     /// Projects a property value; `isDate` when the table lists the property among its date properties.
-    package static func project(_ value: JSONValue?, isDate: Bool) -> ProjectedValue {
+    @_spi(SyncTablesTools) public static func project(_ value: JSONValue?, isDate: Bool) -> ProjectedValue {
         guard let value else { return .null }
         switch value {
         case .null: return .null
@@ -19,7 +19,7 @@ package enum Projection {
     }
 
     /// Projects a constant of a filter (never a date property, so strings stay text).
-    package static func literal(_ value: JSONValue) -> ProjectedValue {
+    @_spi(SyncTablesTools) public static func literal(_ value: JSONValue) -> ProjectedValue {
         project(value, isDate: false)
     }
 }

@@ -1,0 +1,32 @@
+@_spi(SyncTablesTools) import SyncTables
+
+/// The capabilities document (`GET /sync/capabilities`): the extensions of the table protocol this server
+/// offers, so clients discover them instead of assuming them.
+///
+/// ```json
+/// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576}, "requestEncodings": ["gzip"]}
+/// ```
+///
+/// `requestEncodings` lists the `Content-Encoding`s request bodies may be sent in (their decoded size
+/// still counts against `maxBytes`).
+enum CapabilitiesDocument {
+    /// Where the document is served.
+    static let path = "/sync/capabilities"
+    /// Where batches are posted.
+    static let batchPath = "/sync/batch"
+
+    /// The document for a configuration.
+    static func document(_ configuration: SyncServerConfiguration) -> JSONValue {
+        var document = JSONObject()
+        if configuration.maxBatchOperations > 0 {
+            document["batch"] = .object(
+                JSONObject([
+                    "path": .string(batchPath),
+                    "maxOperations": .integer(Int64(configuration.maxBatchOperations)),
+                    "maxBytes": .integer(Int64(configuration.maxBodySize)),
+                ]))
+        }
+        document["requestEncodings"] = .array(RequestBodyDecoding.acceptedEncodings.map { .string($0) })
+        return .object(document)
+    }
+}

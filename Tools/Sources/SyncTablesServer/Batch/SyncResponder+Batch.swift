@@ -1,0 +1,76 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+@_spi(SyncTablesTools) import SyncTables
+
+// The batch extension: each operation runs as the single request it stands for, through the same
+// request log, faults, authentication, version check and table routes, one after another in order.
+
+extension SyncResponder {
+    /// Answers the `/sync/…` extension paths; `nil` for any other path.
+    func extensionOutcome(_ request: Request, path: String, query: QueryString, body: [UInt8], context: Context)
+        async throws -> Outcome?
+    {
+        switch path {
+        case CapabilitiesDocument.path:
+            try checkAccess(request, query: query)
+            guard request.method == .get else { throw methodNotAllowed(request, allowed: "GET") }
+            return .respond(JSONResponse.json(CapabilitiesDocument.document(configuration), status: .ok))
+        case CapabilitiesDocument.batchPath where configuration.maxBatchOperations > 0:
+            try checkAccess(request, query: query)
+            guard request.method == .post else { throw methodNotAllowed(request, allowed: "POST") }
+            let operations = try BatchOperation.list(from: body, limit: configuration.maxBatchOperations)
+            return try await runBatch(operations, of: request, context: context)
+        default:
+            return nil
+        }
+    }
+
+    /// Runs the operations in order; a dropped operation drops the whole batch (the connection closes).
+    private func runBatch(_ operations: [BatchOperation], of batch: Request, context: Context) async throws
+        -> Outcome
+    {
+        var results: [JSONValue] = []
+        results.reserveCapacity(operations.count)
+        for operation in operations {
+            let response: Response
+            switch await handleOrRespond(Self.request(for: operation, in: batch), context: context) {
+            case .respond(let answer): response = answer
+            case .drop: return .drop
+            }
+            results.append(try await ResponseCollector.result(of: response))
+        }
+        return .respond(JSONResponse.json(.object(JSONObject(["results": .array(results)])), status: .ok))
+    }
+
+    /// The single request an operation stands for: the batch's headers (authentication, API version,
+    /// features) with the operation's `If-Match` and body.
+    private static func request(for operation: BatchOperation, in batch: Request) -> Request {
+        var fields = HTTPFields()
+        let replaced: Set<HTTPField.Name> = [
+            .contentLength, .contentType, .contentEncoding, .ifMatch, .transferEncoding,
+        ]
+        for field in batch.headers where !replaced.contains(field.name) { fields.append(field) }
+        if let ifMatch = operation.ifMatch { fields[.ifMatch] = ifMatch }
+        let body = operation.body.map(WireJSON.bytes) ?? []
+        if operation.body != nil {
+            fields[.contentType] = "application/json"
+            fields[.contentLength] = String(body.count)
+        }
+        let head = HTTPRequest(
+            method: HTTPRequest.Method(operation.method) ?? .post, scheme: batch.head.scheme,
+            authority: batch.head.authority, path: operation.path, headerFields: fields)
+        return Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
+    }
+
+    private func checkAccess(_ request: Request, query: QueryString) throws {
+        if let token = configuration.authToken { try Authorization.check(request, token: token) }
+        try APIVersion.check(request, query: query)
+    }
+
+    private func methodNotAllowed(_ request: Request, allowed: String) -> ServerError {
+        ServerError(
+            .methodNotAllowed, "The method \(request.method) is not allowed here; use \(allowed).",
+            headers: [.allow: allowed])
+    }
+}

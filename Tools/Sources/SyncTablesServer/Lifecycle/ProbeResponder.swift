@@ -1,0 +1,69 @@
+import Hummingbird
+@_spi(SyncTablesTools) import SyncTables
+
+/// Answers the load balancer's probes ahead of everything else (no authentication, no protocol version), and
+/// counts every other request as in flight for the drain:
+///
+/// - `GET /health`: 200 while the process serves at all.
+/// - `GET /ready`: 200 when the database answers and the server's tables are in place and it is not shutting
+///   down; 503 otherwise, with the reason in the body.
+struct ProbeResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == ServerRequestContext {
+    typealias Context = ServerRequestContext
+
+    let next: Next
+    let storage: any TableStorage
+    let drain: ServerDrain
+
+    /// How long `/ready` waits for the database before it answers 503.
+    static var readinessTimeout: Duration { .seconds(2) }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        guard path == "/health" || path == "/ready" else {
+            return try await drain.serving { try await next.respond(to: request, context: context) }
+        }
+        guard request.method == .get || request.method == .head else {
+            return ServerError(
+                .methodNotAllowed, "The method \(request.method) is not allowed here; use GET.",
+                headers: [.allow: "GET, HEAD"]
+            ).response
+        }
+        if path == "/health" { return JSONResponse.json(Self.status("alive"), status: .ok) }
+        return await readiness()
+    }
+
+    private func readiness() async -> Response {
+        if drain.isDraining {
+            return JSONResponse.json(Self.status("draining"), status: .serviceUnavailable)
+        }
+        do {
+            try await Self.withTimeout(Self.readinessTimeout) { [storage] in try await storage.checkReady() }
+            return JSONResponse.json(Self.status("ready"), status: .ok)
+        } catch {
+            var body = JSONObject(["status": .string("unavailable")])
+            body["reason"] = .string(error is ReadinessTimeout ? "the database did not answer in time" : "\(error)")
+            return JSONResponse.json(.object(body), status: .serviceUnavailable)
+        }
+    }
+
+    private static func status(_ text: String) -> JSONValue {
+        .object(JSONObject(["status": .string(text)]))
+    }
+
+    /// Runs `body`, throwing ``ReadinessTimeout`` when it takes longer than `limit`.
+    private static func withTimeout(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Void)
+        async throws
+    {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw ReadinessTimeout()
+            }
+            defer { group.cancelAll() }
+            _ = try await group.next()
+        }
+    }
+
+    private struct ReadinessTimeout: Error {}
+}

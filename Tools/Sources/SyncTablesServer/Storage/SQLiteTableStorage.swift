@@ -1,0 +1,84 @@
+@_spi(SyncTablesTools) import SyncTables
+
+/// Tables in a `LocalStore` (a SQLite file or memory): one process serves them, and the store's single
+/// writer orders every write, so stamps issued inside a write transaction follow commit order.
+struct SQLiteTableStorage: TableStorage {
+    let store: any LocalStore
+    /// Whether ``close()`` closes the store (it opened it), or leaves that to whoever passed it in.
+    let ownsStore: Bool
+    var stamps = WriteStampIssuer()
+
+    func prepareTable(_ table: String) async throws -> Set<String> {
+        try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
+        return try await (store as? SQLiteStore)?.propertyNames(table: table) ?? []
+    }
+
+    func lookup(table: String, id: String) async throws -> JSONObject? {
+        try await store.lookup(table: table, id: id)
+    }
+
+    func change<Result: Sendable>(
+        table: String,
+        id: String,
+        _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
+    ) async throws -> Result {
+        try await store.write { [stamps] tx in
+            let (change, result) = try decide(try tx.lookup(table: table, id: id), stamps.next())
+            switch change {
+            case .upsert(let item): try tx.upsert(table: table, items: [item])
+            case .delete: try tx.delete(table: table, ids: [id])
+            }
+            return result
+        }
+    }
+
+    func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
+        try await store.readJSON(query)
+    }
+
+    func read(_ query: StoreQuery) async throws -> [JSONObject] {
+        try await store.read(query)
+    }
+
+    /// In one snapshot: one read transaction on a SQLite store, one transaction of any other store.
+    func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]] {
+        if let store = store as? SQLiteStore { return try await store.readJSON(slices: slices, limit: limit) }
+        return try await read(slices: slices, limit: limit).map(\.jsonBytes)
+    }
+
+    /// In one snapshot, as ``readJSON(slices:limit:)``.
+    func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject] {
+        try await store.write { transaction in try slices.rows(limit: limit, transaction.read) }
+    }
+
+    func count(_ query: StoreQuery) async throws -> Int {
+        try await store.count(query)
+    }
+
+    func seed(table: String, items: [JSONObject], stamp: @Sendable (inout JSONObject, WriteStamp) -> Void)
+        async throws -> [JSONObject]
+    {
+        let stored = items.map { item in
+            var item = item
+            stamp(&item, stamps.next())
+            return item
+        }
+        try await store.write { [stored] tx in try tx.upsert(table: table, items: stored) }
+        return stored
+    }
+
+    func removeAllRows() async throws {
+        let tables = try await store.tableDefinitions().map(\.name).filter { !$0.hasPrefix("__") }
+        try await store.write { tx in
+            for table in tables { try tx.delete(StoreQuery(table: table)) }
+        }
+    }
+
+    func checkReady() async throws {
+        _ = try await store.tableDefinitions()
+    }
+
+    func close() async throws {
+        if ownsStore { try await store.close() }
+    }
+}

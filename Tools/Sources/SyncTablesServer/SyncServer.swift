@@ -1,0 +1,214 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+@_spi(SyncTablesTools) import SyncTables
+import UnixSignals
+
+/// The reference backend: the Azure Mobile Apps table protocol v2 over HTTP, on Hummingbird, storing in a
+/// `LocalStore` (SQLite) or in a PostgreSQL database several instances share.
+///
+/// Embed it in tests (ephemeral port, in-memory store) or run it with the `sync-server` command.
+///
+/// ```swift
+/// let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
+/// try await server.start()
+/// let url = try #require(server.url)  // http://127.0.0.1:54321
+/// // … talk to url/tables/todo …
+/// try await server.stop()
+/// ```
+public final class SyncServer: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: SyncServerConfiguration
+    /// The fault-injection, request-log and seeding controls, or `nil` unless test controls are enabled.
+    public let testControls: TestControls?
+
+    private let storage: any TableStorage
+    private let tables: TableService
+    private let state = LockedState()
+    private let drain = ServerDrain()
+
+    /// Opens the storage and prepares the server; nothing listens until ``start()`` or ``run()``.
+    public init(configuration: SyncServerConfiguration) async throws {
+        self.configuration = configuration
+        switch configuration.storage {
+        case .file(let path):
+            storage = SQLiteTableStorage(store: try await Self.openFileStore(path: path), ownsStore: true)
+        case .inMemory:
+            storage = SQLiteTableStorage(store: try await Self.openMemoryStore(), ownsStore: true)
+        case .store(let provided):
+            storage = SQLiteTableStorage(store: provided, ownsStore: false)
+        case .postgres(let database):
+            storage = try await PostgresTableStorage.open(database, logger: configuration.logger)
+        }
+        tables = TableService(
+            storage: storage,
+            softDelete: configuration.softDelete,
+            definedTables: DefinedTables(),
+            properties: TableProperties(limit: configuration.maxTableProperties)
+        )
+        testControls = configuration.enableTestControls ? TestControls(tables: tables) : nil
+    }
+
+    /// The port the server listens on, once started (the real one when configured with port 0).
+    public var port: Int? { state.withLock { $0.port } }
+
+    /// The base URL, e.g. `http://127.0.0.1:54321`, once started.
+    public var url: URL? {
+        port.flatMap { URL(string: "http://\(Self.urlHost(configuration.host)):\($0)") }
+    }
+
+    /// Starts listening in the background and returns once the port is bound.
+    public func start() async throws {
+        try await launch()
+    }
+
+    /// Stops accepting connections, finishes in-flight requests, and closes the store it opened.
+    public func stop() async throws {
+        let running = state.withLock { state -> (ServiceGroup, Task<Void, any Error>)? in
+            defer {
+                state.group = nil
+                state.task = nil
+                state.port = nil
+            }
+            guard let group = state.group, let task = state.task else { return nil }
+            return (group, task)
+        }
+        if let (group, task) = running {
+            drain.beginDraining()
+            await group.triggerGracefulShutdown()
+            _ = await task.result
+        }
+        try await storage.close()
+    }
+
+    /// Runs in the foreground until SIGINT or SIGTERM, then drains and returns.
+    ///
+    /// On the first signal `/ready` answers 503 at once; the server goes on serving until no request is in
+    /// flight, then stops listening and finishes the responses it is writing, all within
+    /// ``SyncServerConfiguration/drainTimeout`` (requests still running then are cut off). A second signal
+    /// stops at once. See <doc:SeveralInstances>.
+    public func run() async throws {
+        // Trapped before the port opens, so no signal can kill the process the default way meanwhile.
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        try await launch()
+        let (running, serving) = state.withLock { ($0.group, $0.task) }
+        guard let group = running, let task = serving else { return }
+        let shutdown = ShutdownOnSignals(signals: signals, drain: drain, configuration: configuration)
+        let watcher = Task { await shutdown.watch(group: group, task: task) }
+        let result = await task.result
+        watcher.cancel()
+        try await storage.close()
+        if !drain.isDraining { try result.get() }
+    }
+
+    private func launch() async throws {
+        let started = StartSignal()
+        let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
+        let limits = configuration.connectionLimits
+        let application = Application(
+            responder: ProbeResponder(
+                next: CompressingResponder(inner: responder, compression: configuration.responseCompression),
+                storage: storage, drain: drain),
+            server: GuardedHTTP1Channel.builder(limits: limits),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "sync-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(
+                    limits.maxConnections, logger: configuration.logger)
+            ),
+            onServerRunning: { channel in started.succeed(port: channel.localAddress?.port ?? 0) },
+            logger: configuration.logger
+        )
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [application],
+                logger: configuration.logger
+            )
+        )
+        let task = Task {
+            do {
+                try await group.run()
+                started.fail(SyncServerError.stoppedBeforeListening)
+            } catch {
+                started.fail(error)
+                throw error
+            }
+        }
+        try state.withLock { state in
+            guard state.group == nil else { throw SyncServerError.alreadyStarted }
+            state.group = group
+            state.task = task
+        }
+        let port = try await started.wait()
+        state.withLock { $0.port = port }
+    }
+
+    private static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+}
+
+/// Why a ``SyncServer`` could not start.
+public enum SyncServerError: Error, Sendable, Hashable {
+    /// ``SyncServer/start()`` was called on a server that is already running.
+    case alreadyStarted
+    /// The server stopped before it bound its port (for example, the port was taken).
+    case stoppedBeforeListening
+}
+
+/// The mutable lifecycle state of a server, behind a lock so the server stays a `Sendable` class.
+private final class LockedState: @unchecked Sendable {
+    struct State {
+        var group: ServiceGroup?
+        var task: Task<Void, any Error>?
+        var port: Int?
+    }
+
+    private let lock = NSLock()
+    private var state = State()
+
+    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}
+
+/// A one-shot rendezvous between the server task (which learns the bound port) and ``SyncServer/start()``.
+private final class StartSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<Int, any Error>?
+    private var waiter: CheckedContinuation<Int, any Error>?
+
+    func succeed(port: Int) { finish(.success(port)) }
+    func fail(_ error: any Error) { finish(.failure(error)) }
+
+    func wait() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            if let result {
+                lock.unlock()
+                continuation.resume(with: result)
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+    }
+
+    private func finish(_ outcome: Result<Int, any Error>) {
+        lock.lock()
+        guard result == nil else {
+            lock.unlock()
+            return
+        }
+        result = outcome
+        let waiting = waiter
+        waiter = nil
+        lock.unlock()
+        waiting?.resume(with: outcome)
+    }
+}

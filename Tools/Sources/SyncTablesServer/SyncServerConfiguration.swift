@@ -1,0 +1,124 @@
+import Logging
+@_spi(SyncTablesTools) import SyncTables
+
+/// Everything a ``SyncServer`` needs to know before it starts: where to listen, where to store, and its limits.
+///
+/// ```swift
+/// var configuration = SyncServerConfiguration(storage: .inMemory)
+/// configuration.softDelete = .allTables
+/// let server = try await SyncServer(configuration: configuration)
+/// ```
+public struct SyncServerConfiguration: Sendable {
+    /// The address to bind; `127.0.0.1` unless changed.
+    public var host: String
+    /// The port to bind; `0` picks a free ephemeral port (read it back from ``SyncServer/port``).
+    public var port: Int
+    /// Where the tables live.
+    public var storage: Storage
+    /// The most rows one query response carries (the server page size).
+    public var pageSize: Int
+    /// The largest `$top` a client may ask for; larger values are refused with 400.
+    public var maxTop: Int
+    /// Which tables mark rows `deleted` instead of removing them.
+    public var softDelete: SoftDeletePolicy
+    /// Whether DELETE answers 204 with no body (the .NET server) instead of 200 with the deleted item (Node).
+    public var deleteReturnsNoContent: Bool
+    /// A static token every request must carry as `Authorization: Bearer <token>` or `X-ZUMO-AUTH`; `nil` for none.
+    public var authToken: String?
+    /// The largest request body accepted, in bytes; larger bodies are refused with 413.
+    public var maxBodySize: Int
+    /// The most operations one `POST /sync/batch` request may carry; `0` turns the batch extension off (the
+    /// capabilities document then offers no batch and the path answers 404).
+    public var maxBatchOperations: Int
+    /// The most properties (columns) one table may have, `id` and the system properties included; a write
+    /// that would add more is refused with 400.
+    public var maxTableProperties: Int
+    /// Timeouts for each step of a request and the most connections served at once.
+    public var connectionLimits: ConnectionLimits
+    /// Whether query responses advertise keyset incremental pulls (`X-SyncTables-Capabilities: keyset-pull`),
+    /// so SyncTables clients resume a pull after an `(updatedAt, id)` position instead of using `$skip`.
+    /// Turn it off only to behave like a server without the extension.
+    public var advertisesKeysetPull: Bool
+    /// After SIGINT or SIGTERM (``SyncServer/run()``), the longest the server keeps serving requests in flight
+    /// before it cuts them off and stops; `/ready` answers 503 meanwhile. 30 seconds unless changed.
+    public var drainTimeout: Duration
+
+    /// Which responses are gzipped for clients that accept it: bodies of 1 KiB or more unless changed.
+    public var responseCompression = ResponseCompression()
+    /// Whether to log one line per request through the logger.
+    public var logRequests: Bool
+    /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.
+    public var enableTestControls: Bool
+    /// The logger for requests and lifecycle events.
+    public var logger: Logger
+
+    /// Where a ``SyncServer`` keeps its tables.
+    public enum Storage: Sendable {
+        /// A SQLite database file at this path, created when absent.
+        case file(path: String)
+        /// A SQLite database in memory, gone when the server stops.
+        case inMemory
+        /// A store the caller opened (and closes after the server stops).
+        case store(any LocalStore)
+        /// A PostgreSQL database, which several server instances can share.
+        case postgres(PostgresStorage)
+    }
+
+    /// Creates a configuration with the defaults of `sync-server`.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        storage: Storage = .inMemory,
+        pageSize: Int = 50,
+        maxTop: Int = 1000,
+        softDelete: SoftDeletePolicy = .none,
+        deleteReturnsNoContent: Bool = false,
+        authToken: String? = nil,
+        maxBodySize: Int = 1024 * 1024,
+        maxBatchOperations: Int = 100,
+        maxTableProperties: Int = 256,
+        connectionLimits: ConnectionLimits = ConnectionLimits(),
+        advertisesKeysetPull: Bool = true,
+        drainTimeout: Duration = .seconds(30),
+        logRequests: Bool = false,
+        enableTestControls: Bool = false,
+        logger: Logger = Logger(label: "sync-server")
+    ) {
+        self.host = host
+        self.port = port
+        self.storage = storage
+        self.pageSize = pageSize
+        self.maxTop = maxTop
+        self.softDelete = softDelete
+        self.deleteReturnsNoContent = deleteReturnsNoContent
+        self.authToken = authToken
+        self.maxBodySize = maxBodySize
+        self.maxBatchOperations = maxBatchOperations
+        self.maxTableProperties = maxTableProperties
+        self.connectionLimits = connectionLimits
+        self.advertisesKeysetPull = advertisesKeysetPull
+        self.drainTimeout = drainTimeout
+        self.logRequests = logRequests
+        self.enableTestControls = enableTestControls
+        self.logger = logger
+    }
+}
+
+/// Which tables keep deleted rows as tombstones (`deleted: true`) so incremental pulls can see deletions.
+public enum SoftDeletePolicy: Sendable, Hashable {
+    /// Deletes remove rows.
+    case none
+    /// Every table soft-deletes.
+    case allTables
+    /// Only the named tables soft-delete.
+    case tables(Set<String>)
+
+    /// Whether deletes in `table` are soft.
+    public func appliesTo(_ table: String) -> Bool {
+        switch self {
+        case .none: false
+        case .allTables: true
+        case .tables(let names): names.contains(table)
+        }
+    }
+}

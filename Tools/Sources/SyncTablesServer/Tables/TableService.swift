@@ -1,0 +1,265 @@
+import Foundation
+@_spi(SyncTablesTools) import SyncTables
+
+/// The table operations of the protocol on top of a ``TableStorage``: one atomic read-decide-write per
+/// request, so concurrent clients (and several server instances on one database) lose nothing.
+struct TableService: Sendable {
+    let storage: any TableStorage
+    let softDelete: SoftDeletePolicy
+    let definedTables: DefinedTables
+    /// The property names of each table, to cap how many a table may have.
+    var properties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
+
+    init(
+        storage: any TableStorage,
+        softDelete: SoftDeletePolicy,
+        definedTables: DefinedTables,
+        properties: TableProperties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
+    ) {
+        self.storage = storage
+        self.softDelete = softDelete
+        self.definedTables = definedTables
+        self.properties = properties
+    }
+
+    /// Tables in a `LocalStore` the caller keeps open, stamped by `stamps`.
+    init(
+        store: any LocalStore,
+        softDelete: SoftDeletePolicy,
+        stamps: WriteStampIssuer,
+        definedTables: DefinedTables,
+        properties: TableProperties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
+    ) {
+        self.init(
+            storage: SQLiteTableStorage(store: store, ownsStore: false, stamps: stamps),
+            softDelete: softDelete, definedTables: definedTables, properties: properties)
+    }
+
+    /// Creates the table on first use, with an index for incremental pulls.
+    func ensureTable(_ table: String) async throws {
+        guard await !definedTables.contains(table) else { return }
+        let existing = try await storage.prepareTable(table)
+        if await !properties.isKnown(table) {
+            await properties.learn(table, names: existing)
+        }
+        await definedTables.insert(table)
+    }
+
+    /// `GET /tables/{table}/{id}`.
+    func lookup(table: String, id: String, includeDeleted: Bool) async throws -> JSONObject {
+        try await ensureTable(table)
+        let hidesDeleted = softDelete.appliesTo(table) && !includeDeleted
+        guard let item = try await storage.lookup(table: table, id: id), !(hidesDeleted && Self.isDeleted(item)) else {
+            throw ServerError(.notFound, "The item does not exist")
+        }
+        return item
+    }
+
+    /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
+    func insert(table: String, item body: JSONObject) async throws -> JSONObject {
+        try ItemBody.rejectReservedProperties(body)
+        try ItemBody.rejectNUL(body)
+        let id = try ItemBody.bodyID(body) ?? ItemBody.generatedID()
+        var submitted = body
+        submitted["id"] = .string(id)
+        // Clients never send a version on insert; a stale one must not leak into the stored row.
+        submitted["version"] = nil
+        try await ensureTable(table)
+        try await properties.admit(submitted, into: table)
+        return try await storage.change(table: table, id: id) { [submitted] existing, stamp in
+            var item = submitted
+            if let existing {
+                throw ServerError(.conflict, "An item with id '\(id)' already exists.", serverItem: existing)
+            }
+            item["version"] = .string(stamp.version)
+            item["createdAt"] = .string(stamp.timestamp)
+            item["updatedAt"] = .string(stamp.timestamp)
+            item["deleted"] = .bool(false)
+            return (.upsert(item), item)
+        }
+    }
+
+    /// `PATCH /tables/{table}/{id}`: merges the body into the stored item.
+    func update(
+        table: String,
+        id: String,
+        patch body: JSONObject,
+        precondition: ETag.Precondition?
+    ) async throws -> JSONObject {
+        try ItemBody.rejectReservedProperties(body)
+        try ItemBody.rejectNUL(body)
+        if let bodyID = try ItemBody.bodyID(body), bodyID != id {
+            throw ServerError(.badRequest, "The item ID and querystring ID did not match")
+        }
+        var changes = body
+        changes["id"] = nil
+        // A body `version` without If-Match is a concurrency check too, answered with 409 instead of 412.
+        let bodyVersion: String?
+        switch changes["version"] {
+        case .string(let version)?: bodyVersion = version
+        default: bodyVersion = nil
+        }
+        changes["version"] = nil
+        try await ensureTable(table)
+        try await properties.admit(changes, into: table)
+        return try await storage.change(table: table, id: id) { [softDelete, changes] existing, stamp in
+            guard var item = existing,
+                !(softDelete.appliesTo(table) && Self.isDeleted(item))
+            else {
+                throw ServerError(.notFound, "The item does not exist")
+            }
+            if let precondition {
+                try Self.check(precondition, item: item)
+            } else if let bodyVersion, Self.version(of: item) != bodyVersion {
+                throw ServerError(.conflict, "The item has been changed on the server.", serverItem: item)
+            }
+            for (name, value) in changes.properties { item[name] = value }
+            Self.stamp(&item, with: stamp)
+            return (.upsert(item), item)
+        }
+    }
+
+    /// `DELETE /tables/{table}/{id}`: marks the row deleted (soft delete) or removes it; returns the item.
+    func delete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
+        try await ensureTable(table)
+        return try await storage.change(table: table, id: id) { [softDelete] existing, stamp in
+            let soft = softDelete.appliesTo(table)
+            guard var item = existing, !(soft && Self.isDeleted(item)) else {
+                throw ServerError(.notFound, "The item does not exist")
+            }
+            if let precondition { try Self.check(precondition, item: item) }
+            guard soft else { return (.delete, item) }
+            item["deleted"] = .bool(true)
+            Self.stamp(&item, with: stamp)
+            return (.upsert(item), item)
+        }
+    }
+
+    /// `POST /tables/{table}/{id}`: restores a soft-deleted row.
+    func undelete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
+        guard softDelete.appliesTo(table) else {
+            throw ServerError(.methodNotAllowed, "Undelete is only available on tables with soft delete enabled.")
+        }
+        try await ensureTable(table)
+        return try await storage.change(table: table, id: id) { existing, stamp in
+            guard var item = existing else {
+                throw ServerError(.notFound, "The item does not exist")
+            }
+            if let precondition { try Self.check(precondition, item: item) }
+            item["deleted"] = .bool(false)
+            Self.stamp(&item, with: stamp)
+            return (.upsert(item), item)
+        }
+    }
+
+    /// `GET /tables/{table}`: one page of matching rows and, when asked, the total count.
+    func query(table: String, options: QueryOptions, pageSize: Int) async throws -> QueryPage {
+        try await ensureTable(table)
+        var filter = options.filter
+        if softDelete.appliesTo(table) && !options.includeDeleted {
+            let notDeleted = FilterExpression.not(
+                .comparison(.equal, .property("deleted"), .value(.bool(true)))
+            )
+            filter = filter.map { .and($0, notDeleted) } ?? notDeleted
+        }
+        let take = min(pageSize, options.top)
+        // Without a page boundary (or with $skip after one): one query. After a boundary: its slices in turn.
+        var slices: [FilterExpression?] = [filter]
+        if let keyset = options.keyset {
+            if options.skip > 0 {
+                let after = keyset.rowsAfter(ordering: options.effectiveOrdering)
+                slices = [filter.map { .and($0, after) } ?? after]
+            } else {
+                slices = keyset.slicesAfter(ordering: options.effectiveOrdering).map { slice in
+                    filter.map { .and($0, slice) } ?? slice
+                }
+            }
+        }
+        let queries = slices.map { slice in
+            StoreQuery(
+                table: table, filter: slice, ordering: options.storeOrdering, limit: take, offset: options.skip)
+        }
+        let items: [[UInt8]]
+        if let select = options.select {
+            items = try await storage.read(slices: queries, limit: take).map {
+                Self.project($0, onto: select).jsonBytes
+            }
+        } else {
+            // Rows go out as the store holds them (compact JSON, sorted keys): no decoding and re-encoding.
+            items = try await storage.readJSON(slices: queries, limit: take)
+        }
+        // The count is of every matching row, not of those after the page boundary, and only when asked for.
+        let count = options.inlineCount ? try await storage.count(StoreQuery(table: table, filter: filter)) : nil
+        return QueryPage(items: items, count: count, take: take)
+    }
+
+    /// Writes rows exactly as given (test controls): missing system properties are filled in, others kept.
+    func seed(table: String, items: [JSONObject]) async throws -> [JSONObject] {
+        for item in items {
+            guard case .string(let id)? = item["id"] else {
+                throw ServerError(.badRequest, "Every seeded item needs a string id.")
+            }
+            _ = try ItemBody.validatedID(id)
+        }
+        try await ensureTable(table)
+        return try await storage.seed(table: table, items: items) { item, stamp in
+            if item["version"] == nil { item["version"] = .string(stamp.version) }
+            if item["createdAt"] == nil { item["createdAt"] = item["updatedAt"] ?? .string(stamp.timestamp) }
+            if item["updatedAt"] == nil { item["updatedAt"] = .string(stamp.timestamp) }
+            if item["deleted"] == nil { item["deleted"] = .bool(false) }
+        }
+    }
+
+    /// Deletes every row of every user table (test controls).
+    func removeAllRows() async throws {
+        try await storage.removeAllRows()
+    }
+
+    // MARK: Helpers
+
+    static func isDeleted(_ item: JSONObject) -> Bool {
+        item["deleted"] == .bool(true)
+    }
+
+    static func version(of item: JSONObject) -> String? {
+        if case .string(let version)? = item["version"] { return version }
+        return nil
+    }
+
+    static func check(_ precondition: ETag.Precondition, item: JSONObject) throws(ServerError) {
+        if case .version(let expected) = precondition, version(of: item) != expected {
+            throw ServerError(.preconditionFailed, "The item has been changed on the server.", serverItem: item)
+        }
+    }
+
+    static func stamp(_ item: inout JSONObject, with stamp: WriteStamp) {
+        item["version"] = .string(stamp.version)
+        item["updatedAt"] = .string(stamp.timestamp)
+    }
+
+    static func project(_ item: JSONObject, onto properties: [String]) -> JSONObject {
+        var projected = JSONObject()
+        projected["id"] = item["id"]
+        for name in properties { projected[name] = item[name] }
+        return projected
+    }
+}
+
+/// One page of a query response.
+struct QueryPage: Sendable {
+    /// The rows as JSON text, at most `take`.
+    var items: [[UInt8]]
+    /// The total number of matching rows, when `$inlinecount=allpages` asked for it.
+    var count: Int?
+    /// How many rows the page could hold: `min(pageSize, $top)`.
+    var take: Int
+}
+
+/// The tables this server already defined in its store, so each is defined once.
+actor DefinedTables {
+    private var names: Set<String> = []
+
+    func contains(_ name: String) -> Bool { names.contains(name) }
+    func insert(_ name: String) { names.insert(name) }
+    func removeAll() { names.removeAll() }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SyncTablesConfiguration
+import SyncTablesServer
+import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTables
+
+@Suite("SyncConfiguration")
+struct SyncConfigurationTests {
+    static let file = """
+        engine:
+          minimumCycleInterval: 5s
+          maxQueueSize: 10000
+          historyLimit: 200
+          historyMaxAge: 7d
+          breakerThreshold: 4
+          breakerCooldown: 1m
+          retry: { baseDelay: 1s, maximumDelay: 5m, maxAttempts: 8 }
+        definitions:
+          - table: TodoItem
+            queryId: all-todos
+            interval: 30s
+            triggers: [appStart, networkReconnect, { afterLocalWrite: 2s }]
+            maxAge: 10s
+            pageSize: 100
+            conflictPolicy: serverWins
+          - table: Note
+        """
+
+    @Test("a file decodes into the engine's policies, the context's limits and the definitions")
+    func decodesEverything() throws {
+        let configuration = try SyncConfiguration.parse(Self.file, file: "sync.yml")
+
+        #expect(
+            configuration.engine
+                == SyncEngineConfiguration(
+                    retry: RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(300), maxAttempts: 8),
+                    breakerThreshold: 4, breakerCooldown: .seconds(60), minimumCycleInterval: .seconds(5)))
+        #expect(configuration.maxQueueSize == 10_000)
+        #expect(configuration.historyRetention == OperationHistoryRetention(maxEntries: 200, maxAge: .seconds(604_800)))
+        #expect(configuration.definitions.map(\.table) == ["TodoItem", "Note"])
+        let todos = configuration.definitions[0]
+        #expect(todos.queryId == "all-todos" && todos.pageSize == 100 && todos.conflictPolicy == .serverWins)
+        #expect(
+            todos.schedule
+                == SyncSchedule(
+                    interval: .seconds(30),
+                    triggers: [.appStart, .networkReconnect, .afterLocalWrite(debounce: .seconds(2))],
+                    maxAge: .seconds(10)))
+        #expect(configuration.definitions[1] == SyncConfiguration.Definition(table: "Note"))
+    }
+
+    @Test("a file without history keys keeps the context's retention")
+    func historyIsOptional() throws {
+        let configuration = try SyncConfiguration.parse("definitions: [{ table: todo }]\n")
+
+        #expect(configuration.historyRetention == nil && configuration.maxQueueSize == nil)
+    }
+
+    @Test("a mistake names the file, line and key")
+    func mistakesNameLineAndKey() {
+        #expect(
+            throws: SyncConfigurationError(
+                file: "sync.yml", line: 2, key: "engine.historyLimit", message: "must be at least 0, not -1")
+        ) {
+            try SyncConfiguration.parse(
+                "engine:\n  historyLimit: -1\ndefinitions: [{ table: todo }]\n", file: "sync.yml")
+        }
+        #expect(throws: SyncConfigurationError.self) { try SyncConfiguration.load(contentsOf: "/nonexistent/sync.yml") }
+    }
+
+    @Test("makeEngine applies the limits to the context and syncs the configured tables against a real server")
+    func makeEngineSyncsTheTables() async throws {
+        let server = try await SyncServer(
+            configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables, enableTestControls: true)
+        )
+        try await server.start()
+        try await server.stopping {
+            let controls = try #require(server.testControls)
+            _ = try await controls.seed(table: "TodoItem", items: [["id": "a", "text": "from the server"]])
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID()).sqlite").path
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let context = try await SyncContext(
+                store: try SQLiteStore(path: path), client: SyncClient(url: try #require(server.url)))
+            let configuration = try SyncConfiguration.parse(Self.file)
+
+            let engine = try await configuration.makeEngine(context: context, clock: ManualSyncClock())
+            let report = await engine.syncNow()
+
+            #expect(report.failedPulls.isEmpty, "\(report)")
+            #expect(await context.maxQueueSize == 10_000)
+            #expect(context.historyRetention.maxEntries == 200)
+            let todos = try await context.table(JSONObject.self, named: "TodoItem")
+            #expect(try await todos.lookup(id: "a")?["text"] == "from the server")
+            try await context.close()
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTables
+@testable import SyncTablesServer
+
+@Suite("Server lifecycle")
+struct LifecycleTests {
+    @Test("A server on port 0 gets an ephemeral port and reports its URL")
+    func ephemeralPortAndURL() async throws {
+        let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
+        #expect(server.port == nil)
+        try await server.start()
+        let port = try #require(server.port)
+        #expect(port > 0)
+        #expect(server.url?.absoluteString == "http://127.0.0.1:\(port)")
+        try await server.stop()
+        #expect(server.port == nil)
+    }
+
+    @Test("Starting a running server throws")
+    func doubleStartThrows() async throws {
+        let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
+        try await server.start()
+        await #expect(throws: SyncServerError.alreadyStarted) { try await server.start() }
+        try await server.stop()
+    }
+
+    @Test("Binding a port that is taken fails to start instead of hanging")
+    func takenPortFails() async throws {
+        let first = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
+        try await first.start()
+        let port = try #require(first.port)
+        let second = try await SyncServer(
+            configuration: SyncServerConfiguration(port: port, storage: .inMemory)
+        )
+        await #expect(throws: (any Error).self) { try await second.start() }
+        try await first.stop()
+    }
+
+    @Test("Test controls exist only when enabled")
+    func testControlsFlag() async throws {
+        let off = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
+        let on = try await SyncServer(
+            configuration: SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
+        )
+        #expect(off.testControls == nil)
+        #expect(on.testControls != nil)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+@_spi(SyncTablesTools) @testable import SyncTables
+
+/// The behaviours every ``HTTPTransport`` shares, run against a real server on 127.0.0.1 for each transport.
+@Suite("HTTP transports")
+struct HTTPTransportTests {
+    @Test("sends the method, headers and body, and returns status, headers and body", arguments: TransportKind.allCases)
+    func roundTripsARequest(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ request in
+            .json(201, #"{"echo":"\#(request.bodyText)"}"#, headers: [("X-Reply", "yes")])
+        }) { server in
+            // Given a PATCH with a body and custom headers
+            var headers = TransportHeaders()
+            headers.add(name: "X-Custom", value: "one")
+            headers.add(name: "Content-Type", value: "application/json")
+            let request = TransportRequest(
+                method: .patch,
+                url: server.baseURL.appendingPathComponent("tables/todo/a"),
+                headers: headers,
+                body: Array("hello".utf8)
+            )
+
+            // When it is sent
+            let response = try await transport.send(request)
+
+            // Then the server saw exactly that and the reply comes back whole
+            let received = try #require(server.requests.first)
+            #expect(received.method == "PATCH")
+            #expect(received.rawPath == "/tables/todo/a")
+            #expect(received.header("x-custom") == "one")
+            #expect(received.header("Content-Type") == "application/json")
+            #expect(received.bodyText == "hello")
+            #expect(response.status == 201)
+            #expect(response.headers["x-reply"] == "yes")
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"echo":"hello"}"#)
+        }
+    }
+
+    @Test("sends GET and DELETE without a body and POST with an empty body", arguments: TransportKind.allCases)
+    func sendsBodylessRequests(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 204) }) { server in
+            let url = server.baseURL.appendingPathComponent("tables/todo/a")
+            for method in [TransportMethod.get, .delete] {
+                let response = try await transport.send(TransportRequest(method: method, url: url))
+                #expect(response.status == 204)
+            }
+            _ = try await transport.send(TransportRequest(method: .post, url: url, body: []))
+
+            let received = server.requests
+            #expect(received.map(\.method) == ["GET", "DELETE", "POST"])
+            #expect(received.allSatisfy { $0.body.isEmpty })
+            #expect(received[2].header("Content-Length") == "0")
+        }
+    }
+
+    @Test("returns error statuses as responses, not errors", arguments: TransportKind.allCases)
+    func returnsErrorStatuses(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ _ in .json(500, #"{"error":"boom"}"#) }) { server in
+            let response = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
+            #expect(response.status == 500)
+            #expect(String(decoding: response.body, as: UTF8.self) == #"{"error":"boom"}"#)
+        }
+    }
+
+    @Test("carries a large body both ways", arguments: TransportKind.allCases)
+    func carriesLargeBodies(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        let payload = String(repeating: "0123456789", count: 200_000)
+        try await ScriptedHTTPServer.with({ request in ScriptedReply(status: 200, body: request.bodyText) }) { server in
+            let response = try await transport.send(
+                TransportRequest(method: .post, url: server.baseURL, body: Array(payload.utf8))
+            )
+            #expect(response.body.count == payload.utf8.count)
+            #expect(String(decoding: response.body, as: UTF8.self) == payload)
+        }
+    }
+
+    #if canImport(Glibc)
+        @Test("a closed port fails with connectionFailed", arguments: TransportKind.allCases)
+        func refusedConnectionFails(kind: TransportKind) async throws {
+            let transport = try kind.make()
+            let closed = try RefusingPort()
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(TransportRequest(method: .get, url: closed.baseURL))
+            }
+            #expect(error?.kind == .connectionFailed)
+        }
+
+        @Test("a connection dropped before any response fails with connectionLost", arguments: TransportKind.allCases)
+        func droppedConnectionFails(kind: TransportKind) async throws {
+            let transport = try kind.make()
+            let server = try DroppingServer()
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(TransportRequest(method: .get, url: server.baseURL))
+            }
+            #expect(error?.kind == .connectionLost, "\(String(describing: error))")
+        }
+
+        @Test(
+            "a connection dropped in the middle of the body fails with connectionLost",
+            arguments: TransportKind.allCases)
+        func truncatedResponseFails(kind: TransportKind) async throws {
+            let transport = try kind.make()
+            let server = try DroppingServer(partialReply: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n[{\"id\":")
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(TransportRequest(method: .get, url: server.baseURL))
+            }
+            #expect(error?.kind == .connectionLost, "\(String(describing: error))")
+        }
+    #endif
+
+    @Test("a response slower than the timeout fails with timedOut", arguments: TransportKind.allCases)
+    func slowResponseTimesOut(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        // The reply would come after a minute; the bound is half that, so a busy machine (the whole suite runs in
+        // parallel on two cores) cannot fail the test, while a timeout that does not work still does.
+        try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200, delay: .seconds(60)) }) { server in
+            let started = ContinuousClock.now
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(
+                    TransportRequest(method: .get, url: server.baseURL, timeout: .milliseconds(300)))
+            }
+            #expect(error?.kind == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(30))
+        }
+    }
+
+    @Test(
+        "cancelling the task during a slow response throws CancellationError promptly",
+        arguments: TransportKind.allCases)
+    func cancellationStopsTheRequest(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200, delay: .seconds(60)) }) { server in
+            // Given a request in flight that the server answers only after a minute
+            let request = TransportRequest(method: .get, url: server.baseURL)
+            let task = Task { try await transport.send(request) }
+            try await waitUntil { server.requests.count == 1 }
+
+            // When its task is cancelled
+            let cancelled = ContinuousClock.now
+            task.cancel()
+
+            // Then it ends with CancellationError long before the server's answer would have come (half a
+            // minute leaves room for a busy machine and none for waiting on the answer)
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(ContinuousClock.now - cancelled < .seconds(30))
+        }
+    }
+
+    @Test(
+        "a task cancelled before sending throws CancellationError and sends nothing", arguments: TransportKind.allCases)
+    func cancelledTaskSendsNothing(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200) }) { server in
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(TransportRequest(method: .get, url: server.baseURL))
+            }
+            await #expect(throws: CancellationError.self) { try await task.value }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test("many sequential requests reuse one kept-alive connection", arguments: TransportKind.allCases)
+    func keepsConnectionsAlive(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
+            for _ in 0..<20 {
+                _ = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
+            }
+            #expect(server.requests.count == 20)
+            #expect(Set(server.requests.map(\.clientPort)).count == 1)
+        }
+    }
+
+    @Test("serves 1,000 sequential requests", arguments: TransportKind.allCases)
+    func servesManySequentialRequests(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ request in ScriptedReply(status: 200, body: request.rawPath) }) { server in
+            for index in 0..<1_000 {
+                let response = try await transport.send(
+                    TransportRequest(method: .get, url: server.baseURL.appendingPathComponent("n\(index)"))
+                )
+                #expect(String(decoding: response.body, as: UTF8.self) == "/n\(index)")
+            }
+            #expect(server.requests.count == 1_000)
+        }
+    }
+
+    @Test("serves 16 tasks sending at once", arguments: TransportKind.allCases)
+    func servesConcurrentTasks(kind: TransportKind) async throws {
+        let transport = try kind.make()
+        try await ScriptedHTTPServer.with({ request in
+            ScriptedReply(status: 200, body: request.rawPath, delay: .milliseconds(5))
+        }) { server in
+            let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+                for task in 0..<16 {
+                    group.addTask {
+                        var mismatches = 0
+                        for index in 0..<20 {
+                            let path = "t\(task)-\(index)"
+                            let response = try await transport.send(
+                                TransportRequest(method: .get, url: server.baseURL.appendingPathComponent(path))
+                            )
+                            if String(decoding: response.body, as: UTF8.self) != "/\(path)" { mismatches += 1 }
+                        }
+                        return mismatches
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(mismatches == 0)
+            #expect(server.requests.count == 16 * 20)
+        }
+    }
+}
+
+/// Polls a condition every few milliseconds, failing after ten seconds (generous: a loaded CI machine
+/// can take seconds to schedule a request).
+func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("The condition did not become true within 10 s.")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
