@@ -8,15 +8,8 @@ import Testing
 struct SyncEngineServerDownTests {
     @Test func theBreakerOpensWhileTheServerIsDownAndAProbeClosesItOnceItIsBack() async throws {
         let directory = try TemporaryDirectory()
-        let database = directory.newDatabasePath()
-        func startServer(port: Int) async throws -> SyncServer {
-            let server = try await SyncServer(
-                configuration: SyncServerConfiguration(
-                    port: port, storage: .file(path: database), enableTestControls: true))
-            try await server.start()
-            return server
-        }
-        var server = try await startServer(port: 0)
+        let servers = RestartableServer(database: directory.newDatabasePath())
+        var server = try await servers.start()
         let url = try #require(server.url)
         let port = try #require(url.port)
         let clock = ManualSyncClock()
@@ -38,7 +31,7 @@ struct SyncEngineServerDownTests {
         }
 
         // It comes back on the same port while the breaker is open: nothing reaches it before the cooldown.
-        server = try await startServer(port: port)
+        server = try await servers.start(port: port)
         try await server.stopping {
             let controls = try #require(server.testControls)
             clock.advance(by: .seconds(60))

@@ -162,15 +162,8 @@ struct SyncEngineTimingTests {
 
     @Test func aPausedEngineComesBackByItselfWhenTheCooldownEndsOnTheRealClock() async throws {
         let directory = try TemporaryDirectory()
-        let database = directory.newDatabasePath()
-        func startServer(port: Int) async throws -> SyncServer {
-            let server = try await SyncServer(
-                configuration: SyncServerConfiguration(
-                    port: port, storage: .file(path: database), enableTestControls: true))
-            try await server.start()
-            return server
-        }
-        var server = try await startServer(port: 0)
+        let servers = RestartableServer(database: directory.newDatabasePath())
+        var server = try await servers.start()
         let url = try #require(server.url)
         let context = try await SyncContext(
             store: try SQLiteStore(path: directory.newDatabasePath()), client: SyncClient(url: url))
@@ -197,7 +190,7 @@ struct SyncEngineTimingTests {
         }
 
         // The server comes back on the same port while the breaker is open; nothing else happens.
-        server = try await startServer(port: try #require(url.port))
+        server = try await servers.start(port: try #require(url.port))
         try await server.stopping {
             let controls = try #require(server.testControls)
             try await eventually("the engine probes and pushes by itself after the cooldown") {

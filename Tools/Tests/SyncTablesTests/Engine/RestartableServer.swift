@@ -1,0 +1,17 @@
+import Foundation
+import SyncTablesServer
+
+/// A `sync-server` on a database file that a test can stop and start again on the same port, as a server
+/// that goes away and comes back.
+struct RestartableServer {
+    let database: String
+
+    /// A server on `database` listening on `port` (0: any free port), started.
+    func start(port: Int = 0) async throws -> SyncServer {
+        let server = try await SyncServer(
+            configuration: SyncServerConfiguration(port: port, storage: .file(path: database), enableTestControls: true)
+        )
+        try await server.start()
+        return server
+    }
+}
