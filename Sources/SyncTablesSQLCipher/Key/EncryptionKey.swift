@@ -1,6 +1,6 @@
 #if SQLCipher
     import Foundation
-    import SyncTables
+    @_spi(SyncTablesTools) import SyncTables
 
     /// The secret that opens an ``EncryptedSQLiteStore``: a passphrase, or a raw 32-byte key.
     ///

@@ -1,8 +1,8 @@
 #if SQLCipher
     import CSQLCipher
     import Foundation
-    import SyncTables
-    import SyncTablesSQLite
+    @_spi(SyncTablesTools) import SyncTables
+    @_spi(SyncTablesTools) import SyncTablesSQLite
 
     /// Copies a whole database into a new file with SQLCipher's `sqlcipher_export`, changing only its
     /// encryption, and proves the copy by reading it back.

@@ -1,5 +1,5 @@
 #if SQLCipher
-    import SyncTables
+    @_spi(SyncTablesTools) import SyncTables
 
     extension EncryptedSQLiteStore {
         /// Encrypts the plain `SQLiteStore` file at `source` into a new encrypted file at `destination`.

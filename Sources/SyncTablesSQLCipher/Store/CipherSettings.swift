@@ -1,7 +1,7 @@
 #if SQLCipher
     import CSQLCipher
-    import SyncTables
-    import SyncTablesSQLite
+    @_spi(SyncTablesTools) import SyncTables
+    @_spi(SyncTablesTools) import SyncTablesSQLite
 
     /// How every encrypted store is opened: the key first, then the cipher settings, then a read that
     /// proves the key before anything may write.

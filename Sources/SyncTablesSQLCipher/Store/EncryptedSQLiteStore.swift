@@ -1,6 +1,6 @@
 #if SQLCipher
     import Foundation
-    import SyncTables
+    @_spi(SyncTablesTools) import SyncTables
 
     /// A `SQLiteStore` whose file is encrypted with SQLCipher: every page is AES-256 encrypted and
     /// authenticated, so the file reveals nothing without the key.
