@@ -12,6 +12,8 @@ import Testing
         let root = RepositoryRoot.url
         let package = root.appendingPathComponent(".build/light-library-app")
         let sources = package.appendingPathComponent("Sources/App")
+        // A fresh build each time, so the log shows every module compiled (a second pass would build nothing).
+        try? FileManager.default.removeItem(at: package.appendingPathComponent(".build"))
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         let manifest = """
             // swift-tools-version: 6.1
