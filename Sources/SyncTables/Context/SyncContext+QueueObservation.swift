@@ -26,12 +26,12 @@ extension SyncContext {
     /// The counts; with `knownDead` the dead count is taken as it is instead of read (one pass over the
     /// queue), for a change that cannot have dead-lettered anything.
     private func queueCounts(knownDead: Int?) async throws -> QueueCounts {
-        let (total, dead) = try await SyncError.mapping {
-            try await store.write { transaction in
-                (try transaction.countQueuedOperations(.all), try knownDead ?? Self.deadCount(in: transaction))
-            }
+        if let knownDead {
+            return QueueCounts(pending: try await queue.count() - knownDead, dead: knownDead)
         }
-        return QueueCounts(pending: total - dead, dead: dead)
+        let statistics = try await queueStatistics()
+        return QueueCounts(
+            pending: statistics.operations - statistics.deadOperations, dead: statistics.deadOperations)
     }
 
     /// The queue's counts now, then each time a local write, push, discard, retry, dead-lettering or purge
@@ -57,11 +57,6 @@ extension SyncContext {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
-    }
-
-    /// Dead operations in the queue (one pass over it).
-    private static func deadCount(in transaction: any StoreTransaction) throws -> Int {
-        try transaction.queuedOperations(.all).reduce(0) { $0 + ($1.state == .dead ? 1 : 0) }
     }
 }
 

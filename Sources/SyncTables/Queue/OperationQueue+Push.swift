@@ -36,16 +36,9 @@ extension OperationQueue {
         try await SyncError.mapping {
             try await store.write { transaction -> Claim? in
                 try lease.take(in: transaction)
-                var after = sequence
-                var found: PendingOperation?
-                while let candidate = try Self.next(after: after, tables: tables, in: transaction) {
-                    if try !skips(candidate, transaction) {
-                        found = candidate
-                        break
-                    }
-                    after = candidate.sequence
-                }
-                guard var operation = found else { return nil }
+                guard
+                    var operation = try Self.firstToSend(after: sequence, tables: tables, skips: skips, in: transaction)
+                else { return nil }
                 markInFlight(operation)
                 let item: JSONObject?
                 if operation.kind == .delete {
@@ -66,14 +59,21 @@ extension OperationQueue {
     func hasOperationToSend(
         tables: Set<String>?, skips: @escaping @Sendable (PendingOperation, any StoreTransaction) throws -> Bool
     ) async throws -> Bool {
-        try await read { transaction in
-            var after = 0
-            while let candidate = try Self.next(after: after, tables: tables, in: transaction) {
-                if try !skips(candidate, transaction) { return true }
-                after = candidate.sequence
-            }
-            return false
+        try await read { try Self.firstToSend(after: 0, tables: tables, skips: skips, in: $0) != nil }
+    }
+
+    /// The first operation after `sequence` in queue order (of `tables`, when given) that `skips` does not
+    /// pass over.
+    private static func firstToSend(
+        after sequence: Int, tables: Set<String>?,
+        skips: (PendingOperation, any StoreTransaction) throws -> Bool, in transaction: any StoreTransaction
+    ) throws -> PendingOperation? {
+        var after = sequence
+        while let candidate = try next(after: after, tables: tables, in: transaction) {
+            if try !skips(candidate, transaction) { return candidate }
+            after = candidate.sequence
         }
+        return nil
     }
 
     /// Every operation (or those of some tables) in queue order.
