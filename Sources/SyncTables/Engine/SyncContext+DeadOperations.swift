@@ -24,7 +24,7 @@ extension SyncContext {
 
     /// The number of dead-lettered operations.
     public func deadOperationCount() async throws -> Int {
-        try await deadOperations().count
+        try await queueStatistics().deadOperations  // one pass, without reading each one's errors
     }
 
     /// Puts dead operations (all, or those with these operation ids) back in the queue with a fresh retry
