@@ -25,6 +25,8 @@ import Yams
 ///
 /// ```swift
 /// let configuration = try SyncConfiguration.load(contentsOf: "sync.yml")
+/// let context = try await SyncContext(
+///     store: store, client: client, configuration: configuration.contextConfiguration())
 /// let engine = try await configuration.makeEngine(context: context)
 /// await engine.start()
 /// ```
@@ -79,10 +81,10 @@ public struct SyncConfiguration: Sendable, Equatable {
 
     /// Retries, circuit breaker and minimum cycle interval (`engine:` in the file).
     public var engine: SyncEngineConfiguration
-    /// The queue's limit (`engine.maxQueueSize`; see `SyncContext.setMaxQueueSize(_:)`); `nil`: none.
+    /// The queue's limit (`engine.maxQueueSize`; see `SyncContext.Configuration.maxQueueSize`); `nil`: none.
     public var maxQueueSize: Int?
     /// How much operation history the context keeps (`engine.historyLimit`, `engine.historyMaxAge`; see
-    /// `SyncContext.setHistoryRetention(_:)`); `nil` keeps the context's.
+    /// `SyncContext.Configuration.historyRetention`); `nil` keeps the context's.
     public var historyRetention: OperationHistoryRetention?
     /// What the engine syncs, in pull order.
     public var definitions: [Definition]

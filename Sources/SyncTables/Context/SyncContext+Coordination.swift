@@ -1,6 +1,5 @@
-// One sync action (push, pull, purge) at a time per context, and no local write to an item while its
-// operation is on the wire. The waiters are actor state, so waiting is just
-// suspension; the in-flight set is locked, because push fills it inside a store transaction.
+// One sync action (push, pull, purge) at a time per context. (No local write to an item while its operation
+// is on the wire: see ``InFlightItems``.) The waiters are actor state, so waiting is just suspension.
 
 extension SyncContext {
     /// Runs `body` as the context's only sync action, waiting for the one in progress to finish first.
@@ -27,28 +26,8 @@ extension SyncContext {
         return try await body()
     }
 
-    /// Ends an item's push (begun when push claimed its operation, see ``InFlightItems``) and wakes the
-    /// writers waiting for it; with no item, ends every flight (after a claim that failed).
-    func endFlight(table: String? = nil, itemId: String? = nil) {
-        if let table, let itemId {
-            inFlightItems.remove(table: table, itemId: itemId)
-        } else {
-            inFlightItems.removeAll()
-        }
-        let waiters = inFlightWaiters
-        inFlightWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Waits while any of these items is being pushed, so a local edit never races the server's answer.
-    func waitUntilNotInFlight(table: String, itemIds: [String]) async {
-        while inFlightItems.containsAny(table: table, itemIds: itemIds) {
-            await withCheckedContinuation { inFlightWaiters.append($0) }
-        }
-    }
-
     /// The client, or a typed error for a context created without one.
-    func requireClient() throws(SyncError) -> SyncClient {
+    nonisolated func requireClient() throws(SyncError) -> SyncClient {
         guard let client else { throw SyncError.noClient }
         return client
     }

@@ -28,7 +28,7 @@ extension SyncContext {
         -> Bool
     {
         // The queue limit is checked on the general path.
-        guard maxQueueSize == nil else {
+        guard configuration.maxQueueSize == nil else {
             rest.abandon()
             return false
         }

@@ -36,50 +36,40 @@ public actor SyncContext {
     /// The operation queue, shared with push, pull and purge.
     nonisolated let queue: OperationQueue
     /// The time source of queued operations' creation times, the operation history, and an engine made
-    /// without a clock of its own.
-    public nonisolated var clock: any SyncClock { queue.history.clock }
+    /// without a clock of its own (``Configuration/clock``).
+    public nonisolated var clock: any SyncClock { configuration.clock }
     /// What makes this context the store's only pusher while it pushes (see ``PushLease``).
     nonisolated let pushLease: PushLease
     /// The subscribers of ``events``.
     nonisolated let eventBroadcaster = EventBroadcaster<SyncEvent>()
     /// The live queries waiting for table changes.
     nonisolated let changeNotifier = TableChangeNotifier()
+    /// Applies resolutions to push errors, for the app and for a push's conflict policy.
+    nonisolated var resolver: ErrorResolver {
+        ErrorResolver(store: store, queue: queue, notifier: changeNotifier, context: self)
+    }
     /// The definitions given to the store so far, so a table is defined once, not per write.
     private var definitions: [String: TableDefinition]
 
     /// The server connection push and pull use; `nil` for a local-only context.
     public nonisolated let client: SyncClient?
-    /// What push does with conflicts (409/412).
-    public private(set) var conflictPolicy: ConflictPolicy
-    /// The hook around each pushed operation, if any.
-    public private(set) var pushHandler: (any PushHandler)?
-    /// The most operations the queue may hold (dead ones included); `nil`: no limit. See ``setMaxQueueSize(_:)``.
-    public internal(set) var maxQueueSize: Int?
+    /// How the context pushes, bounds its queue and keeps its records.
+    public nonisolated let configuration: Configuration
 
-    // Sync actions run one at a time; items being pushed block local writes to them.
+    // Sync actions run one at a time.
     var syncActionRunning = false
     var syncActionWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The items being pushed, which local writes to them wait for.
     nonisolated let inFlightItems = InFlightItems()
-    var inFlightWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Opens a context on `store`, creating or migrating the system tables.
     ///
     /// Throws ``SyncError/unsupportedSchemaVersion(found:supported:)`` for a store written by a newer
     /// SyncTables, and ``SyncError/store(_:)`` when the store fails.
-    ///
-    /// `pushLeaseDuration` is how long another pusher of the same store file waits for this one after it
-    /// stopped without finishing (killed mid-push, say): a push renews its lease with every operation, so
-    /// make it longer than one request may take.
-    ///
-    /// `clock` dates queued operations and the entries of the operation history (see
-    /// ``history(table:limit:)``); a ``SyncEngine`` made without a clock of its own uses it too.
     public init(
         store: some LocalStore,
         client: SyncClient? = nil,
-        conflictPolicy: ConflictPolicy = .manual,
-        pushHandler: (any PushHandler)? = nil,
-        pushLeaseDuration: Duration = .seconds(60),
-        clock: any SyncClock = SystemSyncClock()
+        configuration: Configuration = Configuration()
     ) async throws {
         try await SystemSchema.open(store)
         let existing = try await SyncError.mapping { try await store.tableDefinitions() }
@@ -93,10 +83,11 @@ public actor SyncContext {
             self.executor = isolation.unownedExecutor
         }
         self.client = client
-        self.conflictPolicy = conflictPolicy
-        self.pushHandler = pushHandler
-        self.queue = OperationQueue(store: store, history: OperationHistory(clock: clock))
-        self.pushLease = PushLease(duration: pushLeaseDuration)
+        self.configuration = configuration
+        self.queue = OperationQueue(
+            store: store,
+            history: OperationHistory(clock: configuration.clock, retention: configuration.historyRetention))
+        self.pushLease = PushLease(duration: configuration.pushLeaseDuration)
         self.definitions = Dictionary(
             existing.map { ($0.name.lowercased(), $0) },
             uniquingKeysWith: { first, _ in first }
@@ -110,16 +101,6 @@ public actor SyncContext {
     /// ```
     public nonisolated var events: AsyncStream<SyncEvent> {
         eventBroadcaster.subscribe()
-    }
-
-    /// Changes what push does with conflicts from now on.
-    public func setConflictPolicy(_ policy: ConflictPolicy) {
-        conflictPolicy = policy
-    }
-
-    /// Installs (or removes, with `nil`) the hook around pushed operations.
-    public func setPushHandler(_ handler: (any PushHandler)?) {
-        pushHandler = handler
     }
 
     /// Closes the store; the context cannot be used afterwards and event streams and live queries end.
@@ -204,10 +185,10 @@ public actor SyncContext {
             table: table, queue: queue, now: Timestamp(millisecondPrecision: clock.now()))
         let itemIds = changes.map(\.itemId)
         let inFlightItems = self.inFlightItems
-        let limit = maxQueueSize
+        let limit = configuration.maxQueueSize
         var applied: LocalWriteTransaction.Applied
         while true {
-            await waitUntilNotInFlight(table: table, itemIds: itemIds)
+            await inFlightItems.waitUntilLanded(table: table, itemIds: itemIds)
             do {
                 applied = try await store.write { transaction in
                     // Checked again inside the transaction: a push may have claimed an item meanwhile.

@@ -29,7 +29,7 @@ public enum SyncEvent: Sendable, Hashable {
     /// The server refused an operation (`status` is `nil` when no response was involved); it stays queued.
     case operationFailed(table: String, id: String, kind: OperationKind, status: Int?)
     /// A push ended.
-    case pushFinished(status: PushStatus, pushed: Int, failed: Int)
+    case pushFinished(status: PushOutcome, pushed: Int, failed: Int)
     /// A pull of a table started (`queryId` is `nil` for a full pull).
     case pullStarted(table: String, queryId: String?)
     /// A pulled page was committed locally, with its token.

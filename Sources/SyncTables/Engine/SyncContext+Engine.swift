@@ -1,12 +1,12 @@
 import Foundation
 
-// What the engine needs from the context: a push that respects backoff and dead-letters, pulls without the
-// implicit push, the persisted cycle backoff and a probe request.
+// What the engine needs from the context: its one-action gate for the engine's own push, the persisted
+// cycle backoff and a probe request.
 
 extension SyncContext {
-    /// The engine's push: the whole queue, passing over dead operations and those waiting out a backoff.
-    func pushForEngine(delivery: DeliveryPolicy) async throws -> PushSummary {
-        try await withSyncAction { try await pushQueue(tables: nil, delivery: delivery) }
+    /// Runs `action` (the engine's push) as the context's one sync action.
+    func perform<Result: Sendable>(_ action: @Sendable () async throws -> Result) async throws -> Result {
+        try await withSyncAction(action)
     }
 
     /// The earliest retry time of the operations waiting out a backoff, if any waits; a time already past
@@ -28,29 +28,14 @@ extension SyncContext {
         }
     }
 
-    /// The engine's persisted cycle backoff: failed cycles in a row and when the next may run.
-    func engineBackoff() async throws -> (failures: Int, until: Date)? {
-        let text = try await SyncError.mapping {
-            try await store.write { try SystemConfig.value(for: SystemConfig.engineBackoffKey, in: $0) }
-        }
-        guard let text, let separator = text.firstIndex(of: "|"), let failures = Int(text[..<separator]),
-            let until = try? Timestamp(iso8601: String(text[text.index(after: separator)...]))
-        else { return nil }
-        return (failures, until.date)
+    /// The engine's persisted cycle backoff, if a failed cycle left one.
+    func engineBackoff() async throws -> EngineBackoff? {
+        try await SyncError.mapping { try await store.write { try EngineBackoff.stored(in: $0) } }
     }
 
     /// Stores (or with `nil`, clears) the engine's cycle backoff.
-    func setEngineBackoff(_ backoff: (failures: Int, until: Date)?) async throws {
-        try await SyncError.mapping {
-            try await store.write { transaction in
-                if let backoff {
-                    let text = "\(backoff.failures)|\(Timestamp(date: backoff.until).iso8601)"
-                    try SystemConfig.setValue(text, for: SystemConfig.engineBackoffKey, in: transaction)
-                } else {
-                    try SystemConfig.removeValue(for: SystemConfig.engineBackoffKey, in: transaction)
-                }
-            }
-        }
+    func setEngineBackoff(_ backoff: EngineBackoff?) async throws {
+        try await SyncError.mapping { try await store.write { try EngineBackoff.store(backoff, in: $0) } }
     }
 
     /// The circuit breaker's probe: one small read of `table` that must succeed.

@@ -48,14 +48,8 @@ public actor SyncEngine {
 
     nonisolated let clock: any SyncClock
     private nonisolated let unitRandom: @Sendable () -> Double
-    private nonisolated let stateBroadcaster = ValueBroadcaster<SyncEngineState>(.idle)
-    private nonisolated let statusBroadcaster: ValueBroadcaster<SyncEngineStatus>
-    private nonisolated let reportBroadcaster = EventBroadcaster<SyncCycleReport>(bufferLimit: 64)
-    private let logger: Logger
-    private let metrics: SyncEngineMetrics
-    private var queueStatistics = QueueStatistics()
-    private var lastSuccessfulPush: Date?
-    private var lastSuccessfulPull: Date?
+    /// What observers see: state, status, cycle reports, logs and gauges.
+    nonisolated let reporter: SyncEngineReporter
     private var eventsTask: Task<Void, Never>?
     private var refreshingQueueSize = false
     private var queueSizeChangedMeanwhile = false
@@ -81,7 +75,8 @@ public actor SyncEngine {
     var settledState: SyncEngineState = .idle
     /// The network monitor's latest word.
     var isOffline = false
-    /// Local write events handled so far (tests wait for it before moving the clock).
+    /// Local write events handled so far: the only sign that the engine's subscription has caught up with a
+    /// burst of writes (tests wait for it before moving a manual clock).
     var localWritesSeen = 0
     /// Whether the engine was started or ran a cycle (a stop of one that never did is not news).
     var hasRun = false
@@ -122,61 +117,37 @@ public actor SyncEngine {
         self.scheduler = SyncScheduler(definitions: definitions, now: clock.now())
         self.lastPulled = Array(repeating: nil, count: definitions.count)
         self.unitRandom = random
-        self.logger = logger
-        self.metrics = SyncEngineMetrics(factory: metricsFactory)
-        self.statusBroadcaster = ValueBroadcaster(
-            SyncEngineStatus(state: .idle, pendingOperations: 0, deadOperations: 0))
+        self.reporter = SyncEngineReporter(logger: logger, metricsFactory: metricsFactory)
     }
 
     // MARK: State
 
     /// The current state.
-    public nonisolated var state: SyncEngineState { stateBroadcaster.value }
+    public nonisolated var state: SyncEngineState { reporter.state }
 
     /// The state, now and at every change (a new stream starts with the current state).
-    public nonisolated var states: AsyncStream<SyncEngineState> { stateBroadcaster.subscribe() }
+    public nonisolated var states: AsyncStream<SyncEngineState> { reporter.states }
 
     /// The engine and its queue at a glance.
-    public nonisolated var status: SyncEngineStatus { statusBroadcaster.value }
+    public nonisolated var status: SyncEngineStatus { reporter.status }
 
     /// The status, now and at every change: state changes, cycles, and local writes that change the queue.
-    public nonisolated var statuses: AsyncStream<SyncEngineStatus> { statusBroadcaster.subscribe() }
+    public nonisolated var statuses: AsyncStream<SyncEngineStatus> { reporter.statuses }
 
     /// The report of every cycle that ends from now on (explicit, scheduled and background ones), e.g. for a
     /// log line per cycle.
-    public nonisolated var cycleReports: AsyncStream<SyncCycleReport> { reportBroadcaster.subscribe() }
+    public nonisolated var cycleReports: AsyncStream<SyncCycleReport> { reporter.cycleReports }
 
     /// Moves to `new`, shown as `offline` while the network is down (except `stopped`).
-    ///
-    /// Routine moves (idle and syncing, a stop of an engine that never ran) are logged at debug, the
-    /// others (backoff, pause, offline, blocked, a stop, a recovery) at info.
     func setState(_ new: SyncEngineState) {
         settledState = new
-        let shown = isOffline && new != .stopped ? SyncEngineState.offline : new
-        let old = stateBroadcaster.value
-        guard old != shown else { return }
-        stateBroadcaster.send(shown)
-        publishStatus()
-        let routine = old.isRoutine && shown.isRoutine || (shown == .stopped && !hasRun)
-        logger.log(
-            level: routine ? .debug : .info, "sync engine state: \(shown)", metadata: ["previous": "\(old)"])
-    }
-
-    private func publishStatus() {
-        statusBroadcaster.send(
-            SyncEngineStatus(
-                state: state, pendingOperations: queueStatistics.operations,
-                deadOperations: queueStatistics.deadOperations,
-                oldestPendingOperationDate: queueStatistics.oldestCreatedAt, lastSuccessfulPush: lastSuccessfulPush,
-                lastSuccessfulPull: lastSuccessfulPull))
+        reporter.show(isOffline && new != .stopped ? .offline : new, engineHasRun: hasRun)
     }
 
     /// Reads the queue's statistics into the status and the gauges.
     private func refreshQueueStatistics() async {
         guard let statistics = try? await context.queueStatistics() else { return }
-        queueStatistics = statistics
-        metrics.record(statistics, at: clock.now())
-        publishStatus()
+        reporter.record(statistics, at: clock.now())
     }
 
     /// After a local write: the queue's size and oldest operation, two indexed reads however long the
@@ -191,10 +162,7 @@ public actor SyncEngine {
         repeat {
             queueSizeChangedMeanwhile = false
             guard let size = try? await context.queueSize() else { return }
-            queueStatistics.operations = size.operations
-            queueStatistics.oldestCreatedAt = size.oldestCreatedAt
-            metrics.record(queueStatistics, at: clock.now())
-            publishStatus()
+            reporter.recordQueueSize(size, at: clock.now())
         } while queueSizeChangedMeanwhile
     }
 
@@ -297,13 +265,12 @@ public actor SyncEngine {
         let now = clock.now()
         lastCycleStart = now
         if selected == nil { scheduler.pulledAll(at: now) }
-        let timer = metrics.cycleDuration
-        let reports = reportBroadcaster
+        let (timer, reporter) = (reporter.metrics.cycleDuration, reporter)
         let task = Task {
             let report = await SyncEngineMetrics.measure(timer) {
                 await self.runCycle(reason: reason, selected: selected, explicit: explicit)
             }
-            reports.publish(report)
+            reporter.publish(report)
             // The loop may sleep on a deadline from before this cycle (one the app or a background task
             // ran): it looks again at what is due now (a retry, the end of a backoff or pause).
             self.wakeLoop()
@@ -349,109 +316,65 @@ public actor SyncEngine {
                 } catch {
                     scheduler.retry(definitions: toPull, at: now)
                     return await failCycle(
-                        &report, reason: "probe failed: \(error)", class: Self.classify(error),
-                        retryAfter: Self.retryAfter(of: error))
+                        &report, reason: "probe failed: \(error)", class: SyncCycle.classify(error),
+                        retryAfter: SyncCycle.retryAfter(of: error))
                 }
             }
-            logger.info("sync engine circuit breaker closed after a successful probe")
+            reporter.logger.info("sync engine circuit breaker closed after a successful probe")
         default:
             break
         }
 
-        setState(.syncing(.pushing))
-        let delivery = DeliveryPolicy(
-            retry: configuration.retry, now: now, clock: clock, unitRandom: unitRandom,
-            conflictPolicies: definitions.reduce(into: [:]) { policies, definition in
-                if let policy = definition.conflictPolicy { policies[definition.table] = policy }
-            }, logger: logger)
-        let deadBefore = queueStatistics.deadOperations
-        defer {
-            metrics.pushed.increment(by: report.pushedOperations)
-            metrics.failed.increment(by: report.failedOperations)
+        let work = SyncCycle(
+            context: context, definitions: definitions,
+            failurePolicy: EngineFailurePolicy(
+                retry: configuration.retry, now: now, clock: clock, unitRandom: unitRandom,
+                conflictPolicies: definitions.reduce(into: [:]) { policies, definition in
+                    if let policy = definition.conflictPolicy { policies[definition.table] = policy }
+                }, logger: reporter.logger),
+            metrics: reporter.metrics, logger: reporter.logger, clock: clock)
+        let deadBefore = reporter.deadOperations
+        let outcome = await work.run(report, toPull: toPull) { step in
+            await self.cycleStep(step, deadBefore: deadBefore)
         }
-        do {
-            let summary = try await SyncEngineMetrics.measure(metrics.pushDuration) {
-                try await context.pushForEngine(delivery: delivery)
-            }
-            report.pushedOperations = summary.pushedOperations
-            lastSuccessfulPush = clock.now()
-            await refreshQueueStatistics()
-        } catch SyncError.pushFailed(let failure) {
-            report.pushedOperations = failure.summary.pushedOperations
-            report.failedOperations = failure.errors.count
-            if failure.status == .completedWithErrors { lastSuccessfulPush = clock.now() }
-            await refreshQueueStatistics()
-            metrics.deadLettered.increment(by: max(0, queueStatistics.deadOperations - deadBefore))
-            for error in failure.errors {
-                logger.debug(
-                    "operation failed",
-                    metadata: ["operation": "\(error.operationId)", "status": "\(error.status ?? 0)"])
-            }
-            switch failure.status {
-            case .succeeded, .completedWithErrors:
-                break  // each failed operation waits for its own retry time or is dead
-            case .abortedAuthentication:
-                return blockOnCredentials(&report)
-            case .cancelled:
-                scheduler.retry(definitions: toPull, at: now)
-                report.outcome = .cancelled
-                setState(.idle)
-                return report
-            case .abortedNetwork, .abortedStore, .abortedByHandler:
-                scheduler.retry(definitions: toPull, at: now)
-                return await failCycle(&report, reason: failure.description, class: .transient)
-            }
-        } catch {
-            scheduler.retry(definitions: toPull, at: now)
-            return await failCycle(
-                &report, reason: "\(error)", class: .transient, retryAfter: Self.retryAfter(of: error))
-        }
-
-        for (position, index) in toPull.enumerated() {
-            let definition = definitions[index]
-            if Task.isCancelled {
-                scheduler.retry(definitions: Array(toPull[position...]), at: now)
-                report.outcome = .cancelled
-                setState(.idle)
-                return report
-            }
-            setState(.syncing(.pulling(table: definition.table)))
-            var options = definition.pullOptions
-            options.pushesFirst = false
-            do {
-                let summary = try await SyncEngineMetrics.measure(metrics.pullDuration) {
-                    try await context.pull(
-                        table: definition.table, query: definition.query, queryId: definition.queryId,
-                        options: options, logger: logger)
-                }
-                report.pulls.append((definition.table, summary))
-                lastPulled[index] = clock.now()
-                metrics.rowsPulled.increment(by: summary.received)
-                logger.debug(
-                    "pulled", metadata: ["table": "\(definition.table)", "received": "\(summary.received)"])
-            } catch {
-                switch Self.classify(error) {
-                case .authentication:
-                    return blockOnCredentials(&report)
-                case .transient:
-                    scheduler.retry(definitions: Array(toPull[position...]), at: now)
-                    return await failCycle(
-                        &report, reason: "pull of \(definition.table): \(error)", class: .transient,
-                        retryAfter: Self.retryAfter(of: error))
-                case .permanent, .conflict:
-                    report.failedPulls.append((definition.table, "\(error)"))
-                    logger.warning("pull failed", metadata: ["table": "\(definition.table)", "error": "\(error)"])
-                }
-            }
+        report = outcome.report
+        if let pushed = outcome.pushSucceededAt { reporter.pushSucceeded(at: pushed) }
+        for (index, time) in outcome.pulled { lastPulled[index] = time }
+        switch outcome.ending {
+        case .completed:
+            break
+        case .cancelled(let retry):
+            scheduler.retry(definitions: retry, at: now)
+            report.outcome = .cancelled
+            setState(.idle)
+            return report
+        case .failed(let reason, let retryAfter, let retry):
+            scheduler.retry(definitions: retry, at: now)
+            return await failCycle(&report, reason: reason, class: .transient, retryAfter: retryAfter)
+        case .blockedOnCredentials:
+            return blockOnCredentials(&report)
         }
 
         failedCycles = 0
-        if report.failedPulls.isEmpty { lastSuccessfulPull = clock.now() }
+        if report.failedPulls.isEmpty { reporter.pullSucceeded(at: clock.now()) }
         try? await context.setEngineBackoff(nil)
         await refreshQueueStatistics()
         setState(.idle)
-        logger.debug("\(report)")
+        reporter.logger.debug("\(report)")
         return report
+    }
+
+    /// Follows a cycle's steps: the state shows them, and the queue's counts follow the push.
+    private func cycleStep(_ step: SyncCycle.Step, deadBefore: Int) async {
+        switch step {
+        case .pushing:
+            setState(.syncing(.pushing))
+        case .pushed:
+            await refreshQueueStatistics()
+            reporter.metrics.deadLettered.increment(by: max(0, reporter.deadOperations - deadBefore))
+        case .pulling(let table):
+            setState(.syncing(.pulling(table: table)))
+        }
     }
 
     /// Whether definition `index` is due for a pull at `now`: its last success is older than its max age.
@@ -479,33 +402,15 @@ public actor SyncEngine {
         if failedCycles >= configuration.breakerThreshold {
             until = now.addingTimeInterval(max(configuration.breakerCooldown, retryAfter ?? .zero).timeInterval)
             setState(.paused(until: until))
-            logger.warning("sync engine circuit breaker open", metadata: ["failedCycles": "\(failedCycles)"])
+            reporter.logger.warning("sync engine circuit breaker open", metadata: ["failedCycles": "\(failedCycles)"])
         } else {
             let delay = retryAfter ?? configuration.retry.delay(afterFailures: failedCycles, unit: unitRandom())
             until = now.addingTimeInterval(delay.timeInterval)
             setState(.backoff(until: until))
         }
-        try? await context.setEngineBackoff((failedCycles, until))
-        logger.info("sync cycle failed", metadata: ["reason": "\(reason)", "failedCycles": "\(failedCycles)"])
+        try? await context.setEngineBackoff(EngineBackoff(failures: failedCycles, until: until))
+        reporter.logger.info(
+            "sync cycle failed", metadata: ["reason": "\(reason)", "failedCycles": "\(failedCycles)"])
         return report
-    }
-
-    /// The server's `Retry-After` in a failed request's error, if it sent one.
-    static func retryAfter(of error: any Error) -> Duration? {
-        switch error {
-        case let error as HTTPStatusError, SyncError.server(let error): error.retryAfter
-        default: nil
-        }
-    }
-
-    /// What a failed pull or probe means.
-    static func classify(_ error: any Error) -> FailureClass {
-        switch error {
-        case let error as HTTPStatusError, SyncError.server(let error): FailureClass(status: error.status)
-        case SyncError.pushFailed(let failure) where failure.status == .abortedAuthentication: .authentication
-        case SyncError.network, SyncError.remote, SyncError.pushFailed: .transient
-        case is SyncError: .permanent
-        default: .transient  // transport errors, timeouts, unreadable responses
-        }
     }
 }

@@ -6,21 +6,15 @@ import Foundation
 /// Entries are numbered from a counter in `__config`, so several processes sharing a store number them
 /// one after the other (their write transactions are serialized) and numbers never repeat after pruning.
 /// A row's id is its number, zero-padded, so id order is entry order and pruning by count is a range delete.
-final class OperationHistory: @unchecked Sendable {
+struct OperationHistory: Sendable {
     /// The time source of ``OperationHistoryEntry/recordedAt``.
     let clock: any SyncClock
-    private let lock = NSLock()
-    private var storedRetention: OperationHistoryRetention
+    /// The limits applied with each new entry.
+    let retention: OperationHistoryRetention
 
     init(clock: any SyncClock, retention: OperationHistoryRetention = .default) {
         self.clock = clock
-        self.storedRetention = retention
-    }
-
-    /// The limits applied from the next entry on.
-    var retention: OperationHistoryRetention {
-        get { lock.withLock { storedRetention } }
-        set { lock.withLock { storedRetention = newValue } }
+        self.retention = retention
     }
 
     enum Field {
@@ -57,7 +51,7 @@ final class OperationHistory: @unchecked Sendable {
             sequence: sequence, operationId: operation.id, table: operation.table, itemId: operation.itemId,
             kind: operation.kind, outcome: outcome, status: status, message: message, attempts: operation.attempts,
             recordedAt: now)
-        try transaction.upsert(table: SystemTables.history, items: [Self.row(entry)])
+        try transaction.upsert(table: SystemTables.history, items: [entry.row])
         if let maxEntries = retention.maxEntries, sequence > maxEntries {
             let beyondCount = FilterExpression.comparison(
                 .lessThanOrEqual, .property("id"), .value(.string(Self.rowId(sequence - maxEntries))))
@@ -91,47 +85,38 @@ final class OperationHistory: @unchecked Sendable {
         let digits = String(sequence)
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
     }
+}
 
-    static func row(_ entry: OperationHistoryEntry) -> JSONObject {
+extension OperationHistoryEntry: SystemRecord {
+    typealias Field = OperationHistory.Field
+
+    static var table: String { SystemTables.history }
+
+    /// The entry's `__history` row; its id is its zero-padded number.
+    var row: JSONObject {
         var properties: [String: JSONValue] = [
-            "id": .string(rowId(entry.sequence)),
-            Field.sequence: .integer(Int64(entry.sequence)),
-            Field.operationId: .string(entry.operationId),
-            Field.tableName: .string(entry.table),
-            Field.itemId: .string(entry.itemId),
-            Field.kind: .string(entry.kind.rawValue),
-            Field.outcome: .string(entry.outcome.rawValue),
-            Field.attempts: .integer(Int64(entry.attempts)),
-            Field.recordedAt: .string(Timestamp(date: entry.recordedAt).iso8601),
+            "id": .string(OperationHistory.rowId(sequence)),
+            Field.sequence: .integer(Int64(sequence)),
+            Field.operationId: .string(operationId),
+            Field.tableName: .string(table),
+            Field.itemId: .string(itemId),
+            Field.kind: .string(kind.rawValue),
+            Field.outcome: .string(outcome.rawValue),
+            Field.attempts: .integer(Int64(attempts)),
+            Field.recordedAt: .string(Timestamp(date: recordedAt).iso8601),
         ]
-        if let status = entry.status { properties[Field.status] = .integer(Int64(status)) }
-        if let message = entry.message { properties[Field.message] = .string(message) }
+        if let status { properties[Field.status] = .integer(Int64(status)) }
+        if let message { properties[Field.message] = .string(message) }
         return JSONObject(properties)
     }
 
-    static func entry(from row: JSONObject) throws(SyncError) -> OperationHistoryEntry {
-        func corrupt(_ field: String) -> SyncError {
-            .corruptSystemTable(table: SystemTables.history, message: "history row has an invalid '\(field)'")
-        }
-        func string(_ name: String) throws(SyncError) -> String {
-            guard let value = row[name]?.stringValue else { throw corrupt(name) }
-            return value
-        }
-        func integer(_ name: String) throws(SyncError) -> Int {
-            guard let value = row[name]?.int64Value else { throw corrupt(name) }
-            return Int(value)
-        }
-        guard let kind = OperationKind(rawValue: try string(Field.kind)) else { throw corrupt(Field.kind) }
-        guard let outcome = OperationHistoryEntry.Outcome(rawValue: try string(Field.outcome)) else {
-            throw corrupt(Field.outcome)
-        }
-        guard let recordedAt = try? Timestamp(iso8601: try string(Field.recordedAt)) else {
-            throw corrupt(Field.recordedAt)
-        }
-        return OperationHistoryEntry(
-            sequence: try integer(Field.sequence), operationId: try string(Field.operationId),
-            table: try string(Field.tableName), itemId: try string(Field.itemId), kind: kind, outcome: outcome,
-            status: row[Field.status]?.int64Value.map { Int($0) }, message: row[Field.message]?.stringValue,
-            attempts: try integer(Field.attempts), recordedAt: recordedAt.date)
+    init(_ row: SystemRow) throws(SyncError) {
+        self.init(
+            sequence: try row.integer(Field.sequence), operationId: try row.string(Field.operationId),
+            table: try row.string(Field.tableName), itemId: try row.string(Field.itemId),
+            kind: try row.value(Field.kind, as: OperationKind.self),
+            outcome: try row.value(Field.outcome, as: Outcome.self), status: row.optionalInteger(Field.status),
+            message: row.optionalString(Field.message), attempts: try row.integer(Field.attempts),
+            recordedAt: try row.timestamp(Field.recordedAt).date)
     }
 }

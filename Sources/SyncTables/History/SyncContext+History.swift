@@ -5,7 +5,7 @@ extension SyncContext {
     ///
     /// Every push outcome (pushed, failed, dead-lettered) and every discard or resolution adds an entry in the
     /// transaction that commits it, from this process or any other using the same store. The history keeps
-    /// what ``historyRetention`` allows. Refresh an activity screen on the ``events`` that report outcomes
+    /// what ``Configuration/historyRetention`` allows. Refresh an activity screen on the ``events`` that report outcomes
     /// (``SyncEvent/operationPushed(table:id:kind:)``, ``SyncEvent/operationFailed(table:id:kind:status:)``,
     /// ``SyncEvent/operationDiscarded(_:)``, ``SyncEvent/pushFinished(status:pushed:failed:)``).
     ///
@@ -21,19 +21,9 @@ extension SyncContext {
         let rows = try await SyncError.mapping {
             try await store.read(OperationHistory.query(table: table, limit: limit))
         }
-        return try rows.map(OperationHistory.entry(from:))
+        return try rows.map { try OperationHistoryEntry(row: $0) }
     }
 
-    /// How much history is kept: by default the latest 1,000 entries.
-    public nonisolated var historyRetention: OperationHistoryRetention { queue.history.retention }
-
-    /// Changes how much history is kept from the next entry on (older entries beyond the new limits go
-    /// when the next one is recorded). A retention of zero entries records nothing.
-    ///
-    /// ```swift
-    /// context.setHistoryRetention(OperationHistoryRetention(maxEntries: 500, maxAge: .seconds(86_400)))
-    /// ```
-    public nonisolated func setHistoryRetention(_ retention: OperationHistoryRetention) {
-        queue.history.retention = retention
-    }
+    /// How much history is kept (``Configuration/historyRetention``).
+    public nonisolated var historyRetention: OperationHistoryRetention { configuration.historyRetention }
 }

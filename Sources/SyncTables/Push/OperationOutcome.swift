@@ -7,7 +7,7 @@ enum OperationOutcome: Sendable {
     /// It failed: the error is recorded, and a conflict then goes through the conflict policy.
     case failed(OperationFailure)
     /// The push must stop; nothing is recorded for this operation.
-    case aborted(PushStatus, reason: String)
+    case aborted(PushOutcome, reason: String)
 
     /// The outcome of an operation whose request (or batch result) ended in `error`.
     init(operation: PendingOperation, item: JSONObject, error: any Error) {

@@ -1,4 +1,4 @@
-/// Thrown by a ``PushHandler`` to stop the push at once; the push ends with ``PushStatus/abortedByHandler``.
+/// Thrown by a ``PushHandler`` to stop the push at once; the push ends with ``PushOutcome/abortedByHandler``.
 public struct PushAbort: Error, Sendable, Hashable {
     /// Why the handler aborted.
     public var reason: String

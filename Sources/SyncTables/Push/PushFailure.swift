@@ -16,9 +16,9 @@
 /// }
 /// ```
 public struct PushFailure: Sendable, Hashable, CustomStringConvertible {
-    /// Why the push ended: ``PushStatus/completedWithErrors`` when every operation was tried and some
-    /// failed, one of the aborted statuses (or ``PushStatus/cancelled``) when it stopped early.
-    public var status: PushStatus
+    /// Why the push ended: ``PushOutcome/completedWithErrors`` when every operation was tried and some
+    /// failed, one of the aborted statuses (or ``PushOutcome/cancelled``) when it stopped early.
+    public var status: PushOutcome
     /// The operations that failed in this push and were not resolved by the conflict policy.
     public var errors: [TableOperationError]
     /// The cause of an abort (network, store or handler error), when there was one.
@@ -28,7 +28,7 @@ public struct PushFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a push failure.
     public init(
-        status: PushStatus,
+        status: PushOutcome,
         errors: [TableOperationError],
         reason: String? = nil,
         summary: PushSummary = PushSummary()

@@ -21,7 +21,7 @@ public protocol PushHandler: Sendable {
     /// Runs one operation; call `send` to send it to the server.
     func execute(_ operation: PushOperation, send: PushOperation.Sender) async throws -> JSONObject?
     /// Called once when a push ends, whatever its status, before ``SyncContext/push()`` returns or throws.
-    func pushCompleted(status: PushStatus, errors: [TableOperationError]) async
+    func pushCompleted(status: PushOutcome, errors: [TableOperationError]) async
 }
 
 extension PushHandler {
@@ -31,7 +31,7 @@ extension PushHandler {
     }
 
     /// Does nothing.
-    public func pushCompleted(status: PushStatus, errors: [TableOperationError]) async {}
+    public func pushCompleted(status: PushOutcome, errors: [TableOperationError]) async {}
 }
 
 /// One queued operation as a ``PushHandler`` sees it.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One push at a time per store file, across processes: whoever pushes holds a lease recorded in the store
-/// (`__config`, key `pushLease`: its expiry and its owner), taken and renewed inside write transactions.
+/// (a row `pushLease` in `__config`: its owner and expiry, see ``Holder``), taken and renewed inside write transactions.
 ///
 /// Two pushers never send the same operation: the second one (another context in this process, an app
 /// extension, `synctables push`) finds the lease held and fails with ``SyncError/pushInProgress(owner:)``
@@ -19,14 +19,28 @@ struct PushLease: Sendable {
     /// The current time.
     let clock: @Sendable () -> Date
 
-    /// The `__config` key of the lease.
-    static let key = "pushLease"
-
     /// A lease as stored.
-    struct Holder: Equatable {
+    struct Holder: SystemRecord, Equatable {
+        static var table: String { SystemTables.config }
+        /// The row's id.
+        static let id = "pushLease"
+
         let owner: String
         /// Milliseconds since 1970.
         let expires: Int64
+
+        init(owner: String, expires: Int64) {
+            self.owner = owner
+            self.expires = expires
+        }
+
+        var row: JSONObject {
+            ["id": .string(Self.id), "owner": .string(owner), "expires": .integer(expires)]
+        }
+
+        init(_ row: SystemRow) throws(SyncError) {
+            self.init(owner: try row.string("owner"), expires: Int64(try row.integer("expires")))
+        }
     }
 
     /// A lease for this process, with a random part so two contexts in one process are two owners.
@@ -55,23 +69,18 @@ struct PushLease: Sendable {
             throw SyncError.pushInProgress(owner: holder.owner)
         }
         let expires = now + duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        try SystemConfig.setValue("\(expires) \(owner)", for: Self.key, in: transaction)
+        try transaction.upsert(table: Holder.table, items: [Holder(owner: owner, expires: expires).row])
     }
 
     /// Gives the lease up when this owner holds it.
     func release(in transaction: any StoreTransaction) throws {
         guard try Self.holder(in: transaction)?.owner == owner else { return }
-        try SystemConfig.removeValue(for: Self.key, in: transaction)
+        try transaction.delete(table: Holder.table, ids: [Holder.id])
     }
 
     /// The lease recorded in the store, or `nil`.
     static func holder(in transaction: any StoreTransaction) throws -> Holder? {
-        guard let value = try SystemConfig.value(for: key, in: transaction) else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, let expires = Int64(parts[0]) else {
-            throw SyncError.corruptSystemTable(table: SystemTables.config, message: "unreadable push lease '\(value)'")
-        }
-        return Holder(owner: String(parts[1]), expires: expires)
+        try transaction.lookup(table: Holder.table, id: Holder.id).map { try Holder(row: $0) }
     }
 
     /// Whether the process an owner names (`… (pid N, …)`) has ended. `false` when the owner names no pid or

@@ -4,7 +4,7 @@ struct PushRun: Sendable {
     let pushId: String
     var summary = PushSummary()
     /// `.succeeded` while the push goes on; an abort sets why it stopped.
-    var status = PushStatus.succeeded
+    var status = PushOutcome.succeeded
     /// Why the push was aborted, when it was.
     var reason: String?
     /// The next claim takes operations after this sequence.

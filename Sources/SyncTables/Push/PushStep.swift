@@ -9,5 +9,5 @@ enum PushStep: Sendable {
     /// The policy asked to send it again at once.
     case retry
     /// The push must stop.
-    case abort(PushStatus, reason: String)
+    case abort(PushOutcome, reason: String)
 }

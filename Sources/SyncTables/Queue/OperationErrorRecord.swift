@@ -67,43 +67,21 @@ struct OperationErrorRecord: Sendable, Hashable {
     }
 
     /// Reads a record back from its row.
-    init(row: JSONObject) throws(SyncError) {
-        func corrupt(_ field: String) -> SyncError {
-            .corruptSystemTable(table: SystemTables.errors, message: "error row has an invalid '\(field)'")
-        }
-        func string(_ name: String) throws(SyncError) -> String {
-            guard case .string(let value)? = row[name] else { throw corrupt(name) }
-            return value
-        }
-        func optionalString(_ name: String) -> String? {
-            if case .string(let value)? = row[name] { return value }
-            return nil
-        }
-        func optionalObject(_ name: String) -> JSONObject? {
-            if case .object(let value)? = row[name] { return value }
-            return nil
-        }
-        guard case .integer(let version)? = row[Field.operationVersion] else { throw corrupt(Field.operationVersion) }
-        guard let kind = OperationKind(rawValue: try string(Field.kind)) else { throw corrupt(Field.kind) }
-        guard let createdAt = try? Timestamp(iso8601: try string(Field.createdAt)) else {
-            throw corrupt(Field.createdAt)
-        }
-        var status: Int?
-        if case .integer(let value)? = row[Field.status] { status = Int(value) }
+    init(_ row: SystemRow) throws(SyncError) {
         self.init(
-            id: try string("id"),
-            operationId: try string(Field.operationId),
-            operationVersion: Int(version),
-            kind: kind,
-            table: try string(Field.tableName),
-            itemId: try string(Field.itemId),
-            status: status,
-            clientItem: optionalObject(Field.clientItem),
-            serverItem: optionalObject(Field.serverItem),
-            rawBody: optionalString(Field.rawBody),
-            message: optionalString(Field.message),
-            pushId: optionalString(Field.pushId),
-            createdAt: createdAt
+            id: try row.string("id"),
+            operationId: try row.string(Field.operationId),
+            operationVersion: try row.integer(Field.operationVersion),
+            kind: try row.value(Field.kind, as: OperationKind.self),
+            table: try row.string(Field.tableName),
+            itemId: try row.string(Field.itemId),
+            status: row.optionalInteger(Field.status),
+            clientItem: row.optionalObject(Field.clientItem),
+            serverItem: row.optionalObject(Field.serverItem),
+            rawBody: row.optionalString(Field.rawBody),
+            message: row.optionalString(Field.message),
+            pushId: row.optionalString(Field.pushId),
+            createdAt: try row.timestamp(Field.createdAt)
         )
     }
 
@@ -138,7 +116,9 @@ struct OperationErrorRecord: Sendable, Hashable {
     }
 }
 
-extension OperationErrorRecord {
+extension OperationErrorRecord: SystemRecord {
+    static var table: String { SystemTables.errors }
+
     /// Stores the record.
     static func save(_ record: OperationErrorRecord, in transaction: any StoreTransaction) throws {
         try transaction.upsert(table: SystemTables.errors, items: [record.row])

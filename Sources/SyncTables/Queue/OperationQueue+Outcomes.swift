@@ -42,22 +42,22 @@ extension OperationQueue {
     }
 
     /// An attempt of `operation` failed as `error` says: the error replaces the operation's earlier ones
-    /// and the operation becomes `failed`; with the engine's `delivery` policy, its retry is scheduled or
-    /// it is dead-lettered. Returns the operation as stored, `nil` when it changed or left meanwhile.
+    /// and the operation becomes `failed`; then the push's failure `policy` may schedule its retry or
+    /// dead-letter it. Returns the operation as stored, `nil` when it changed or left meanwhile.
     @discardableResult
     func recordFailure(
         of operation: PendingOperation,
         error: OperationErrorRecord,
         retryAfter: Duration? = nil,
         permanent: Bool = false,
-        delivery: DeliveryPolicy?,
+        policy: any PushFailurePolicy,
         in transaction: any StoreTransaction
     ) throws -> PendingOperation? {
         guard var stored = try Self.stored(operation, in: transaction) else { return nil }
         try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
         try OperationErrorRecord.save(error, in: transaction)
         stored.state = .failed
-        try delivery?.recordFailure(
+        try policy.recordFailure(
             of: &stored, status: error.status, message: error.message, retryAfter: retryAfter, permanent: permanent,
             in: transaction)
         try Self.save([stored], in: transaction)

@@ -104,48 +104,24 @@ extension PendingOperation {
     }
 
     /// Reads an operation back from its `__operations` row.
-    init(row: JSONObject) throws(SyncError) {
-        func string(_ name: String) throws(SyncError) -> String {
-            guard case .string(let value)? = row[name] else { throw Self.corrupt(row, name) }
-            return value
-        }
-        func integer(_ name: String) throws(SyncError) -> Int {
-            guard case .integer(let value)? = row[name] else { throw Self.corrupt(row, name) }
-            return Int(value)
-        }
-        guard let kind = OperationKind(rawValue: try string(Field.kind)) else { throw Self.corrupt(row, Field.kind) }
-        guard let state = OperationState(rawValue: try string(Field.state)) else {
-            throw Self.corrupt(row, Field.state)
-        }
-        guard let createdAt = try? Timestamp(iso8601: try string(Field.createdAt)) else {
-            throw Self.corrupt(row, Field.createdAt)
-        }
-        var item: JSONObject?
-        switch row[Field.item] {
-        case .object(let object)?: item = object
-        case .null?, nil: item = nil
-        default: throw Self.corrupt(row, Field.item)
-        }
+    init(_ row: SystemRow) throws(SyncError) {
+        let item = row.optionalObject(Field.item)
+        if item == nil, let value = row.object[Field.item], value != .null { throw row.corrupt(Field.item) }
         self.init(
-            id: try string(Field.operationId),
-            sequence: try integer(Field.sequence),
-            kind: kind,
-            table: try string(Field.tableName),
-            itemId: try string(Field.itemId),
+            id: try row.string(Field.operationId),
+            sequence: try row.integer(Field.sequence),
+            kind: try row.value(Field.kind, as: OperationKind.self),
+            table: try row.string(Field.tableName),
+            itemId: try row.string(Field.itemId),
             item: item,
-            state: state,
-            version: try integer(Field.version),
-            createdAt: createdAt,
-            attempts: try integer(Field.attempts)
+            state: try row.value(Field.state, as: OperationState.self),
+            version: try row.integer(Field.version),
+            createdAt: try row.timestamp(Field.createdAt),
+            attempts: try row.integer(Field.attempts)
         )
     }
+}
 
-    private static func corrupt(_ row: JSONObject, _ field: String) -> SyncError {
-        let key: String
-        if case .string(let value)? = row["id"] { key = value } else { key = "?" }
-        return .corruptSystemTable(
-            table: SystemTables.operations,
-            message: "operation row '\(key)' has a missing or invalid '\(field)'"
-        )
-    }
+extension PendingOperation: SystemRecord {
+    static var table: String { SystemTables.operations }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// How the ``SyncEngine`` has fared delivering one operation: failures so far, when it may be sent again,
 /// and its recent attempts. One row per operation in `__retries`, written in the transaction that records
 /// the failure, so a restart mid-backoff waits out the rest instead of starting over.
-struct RetryRecord: Sendable, Hashable {
+struct RetryRecord: SystemRecord, Hashable {
+    static var table: String { SystemTables.retries }
+
     /// The operation's id (also the row's id).
     var operationId: String
     /// The operation's edit counter when the record was last written; a local edit since makes it stale.
@@ -49,20 +51,11 @@ struct RetryRecord: Sendable, Hashable {
         return JSONObject(properties)
     }
 
-    init(row: JSONObject) throws(SyncError) {
-        guard case .string(let id)? = row["id"], case .integer(let version)? = row[Field.operationVersion],
-            case .integer(let failures)? = row[Field.failures]
-        else {
-            throw SyncError.corruptSystemTable(table: SystemTables.retries, message: "row \(row)")
-        }
-        self.init(operationId: id, operationVersion: Int(version))
-        self.failures = Int(failures)
-        if case .string(let text)? = row[Field.nextAttemptAt] {
-            nextAttemptAt = try? Timestamp(iso8601: text)
-        }
-        if case .array(let attempts)? = row[Field.history] {
-            history = attempts.compactMap(DeadOperation.Attempt.init(json:))
-        }
+    init(_ row: SystemRow) throws(SyncError) {
+        self.init(operationId: try row.string("id"), operationVersion: try row.integer(Field.operationVersion))
+        failures = try row.integer(Field.failures)
+        nextAttemptAt = row.optionalTimestamp(Field.nextAttemptAt)
+        history = (row.optionalArray(Field.history) ?? []).compactMap(DeadOperation.Attempt.init(json:))
     }
 
     // MARK: Storage

@@ -1,13 +1,13 @@
-/// Reads and writes the `__config` key/value table inside a store transaction.
+/// Reads and writes the scalar settings of the `__config` table inside a store transaction: the layout
+/// version, the sequence counters, and each pull's token and time.
 ///
-/// Each key is the row id; the value is a string in the `value` property.
+/// Each key is the row id; the value is a string in the `value` property. (The engine's backoff and the push
+/// lease are typed rows of the same table: ``EngineBackoff``, ``PushLease/Holder``.)
 enum SystemConfig {
     /// The version of the system tables' layout, stamped on open (see ``SystemSchema``).
     static let schemaVersionKey = "schemaVersion"
     /// The highest operation sequence ever handed out, so sequences keep growing after the queue empties.
     static let operationSequenceKey = "operationSequence"
-    /// The sync engine's failed cycles in a row and when it may run the next: `<failures>|<ISO-8601 time>`.
-    static let engineBackoffKey = "engineBackoff"
     /// The number of the latest operation history entry, so numbers keep growing after pruning.
     static let historySequenceKey = "historySequence"
 

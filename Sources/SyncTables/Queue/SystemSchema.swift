@@ -27,6 +27,10 @@ enum SystemSchema {
             // The operation history: what became of each operation, for an app's activity screen.
             try transaction.defineTable(OperationHistory.definition)
         },
+        Migration(version: 4) { transaction in
+            // The engine's backoff and the push lease become typed rows (they were `value` strings).
+            try LegacyConfigRows.convert(in: transaction)
+        },
     ]
 
     /// The layout version this library writes.

@@ -1,20 +1,20 @@
 /// Which queued operations a ``StoreTransaction`` queue read selects; every condition given must hold.
 ///
 /// Results always come in ascending ``PendingOperation/sequence`` (push order).
-public struct OperationSelection: Sendable, Hashable {
+package struct OperationSelection: Sendable, Hashable {
     /// Only operations of these tables (exact names); `nil` for every table.
-    public var tables: Set<String>?
+    package var tables: Set<String>?
     /// Only operations of these item ids; `nil` for every item.
-    public var itemIds: Set<String>?
+    package var itemIds: Set<String>?
     /// Only the operation with this operation id.
-    public var operationId: String?
+    package var operationId: String?
     /// Only operations with a sequence greater than this.
-    public var afterSequence: Int?
+    package var afterSequence: Int?
     /// At most this many operations (the first ones in push order); `nil` for no limit.
-    public var limit: Int?
+    package var limit: Int?
 
     /// A selection; with no arguments it selects every queued operation.
-    public init(
+    package init(
         tables: Set<String>? = nil,
         itemIds: Set<String>? = nil,
         operationId: String? = nil,
@@ -29,10 +29,10 @@ public struct OperationSelection: Sendable, Hashable {
     }
 
     /// Every queued operation.
-    public static let all = OperationSelection()
+    package static let all = OperationSelection()
 
     /// Whether `operation` meets every condition except ``limit``.
-    public func matches(_ operation: PendingOperation) -> Bool {
+    package func matches(_ operation: PendingOperation) -> Bool {
         if let tables, !tables.contains(operation.table) { return false }
         if let itemIds, !itemIds.contains(operation.itemId) { return false }
         if let operationId, operation.id != operationId { return false }

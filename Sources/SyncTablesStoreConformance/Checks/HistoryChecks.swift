@@ -19,12 +19,14 @@ enum HistoryChecks {
 
     /// A context on a fresh store whose pushes `AnsweringHandler` answers, dated by `clock`.
     static func context(
-        _ makeStore: @Sendable () async throws -> any LocalStore, refused: Set<String>, clock: ManualSyncClock
+        _ makeStore: @Sendable () async throws -> any LocalStore, refused: Set<String>, clock: ManualSyncClock,
+        historyRetention: OperationHistoryRetention = .default
     ) async throws -> SyncContext {
         guard let url = URL(string: "http://127.0.0.1:9") else { throw ConformanceFailure("no URL") }
         return try await SyncContext(
             store: try await makeStore(), client: SyncClient(url: url),
-            pushHandler: AnsweringHandler(refused: refused), clock: clock)
+            configuration: SyncContext.Configuration(
+                pushHandler: AnsweringHandler(refused: refused), historyRetention: historyRetention, clock: clock))
     }
 
     static func summary(_ history: [OperationHistoryEntry]) -> [String] {
@@ -60,9 +62,10 @@ enum HistoryChecks {
         },
         StoreConformanceCheck(name: "the history keeps what its retention allows, by count and by age") { makeStore in
             let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
-            let context = try await context(makeStore, refused: [], clock: clock)
+            let context = try await context(
+                makeStore, refused: [], clock: clock,
+                historyRetention: OperationHistoryRetention(maxEntries: 3, maxAge: .seconds(100)))
             let table = try await context.table(JSONObject.self, named: "Item")
-            context.setHistoryRetention(OperationHistoryRetention(maxEntries: 3, maxAge: .seconds(100)))
             for id in ["a", "b", "c", "d"] {
                 _ = try await table.insert(["id": .string(id)])
                 _ = try await context.push()

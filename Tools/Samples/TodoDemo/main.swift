@@ -22,7 +22,9 @@ struct Device {
         -> Device
     {
         let store = try SQLiteStore(path: directory.appendingPathComponent("\(name).sqlite").path)
-        let context = try await SyncContext(store: store, client: SyncClient(url: server), conflictPolicy: policy)
+        let context = try await SyncContext(
+            store: store, client: SyncClient(url: server),
+            configuration: SyncContext.Configuration(conflictPolicy: policy))
         return Device(name: name, context: context, todos: try await context.table(TodoItem.self))
     }
 
@@ -64,7 +66,7 @@ print("SyncTables demo — sync-server listening on \(serverURL.absoluteString) 
 
 do {
     let phone = try await Device.open("phone", in: directory, server: serverURL)
-    let laptop = try await Device.open("laptop", in: directory, server: serverURL)
+    var laptop = try await Device.open("laptop", in: directory, server: serverURL)
 
     step(1, "The phone works offline: three inserts, an update and a delete, all queued durably")
     let milk = try await phone.todos.insert(TodoItem(id: "", text: "Buy milk", complete: false))
@@ -110,7 +112,9 @@ do {
     step(6, "Another conflict, this time with the client-wins policy: the laptop's edit overwrites")
     try await phone.edit(call.id) { $0.complete = true }
     try await phone.context.push()
-    await laptop.context.setConflictPolicy(.clientWins)
+    // The conflict policy is part of the context's configuration: the laptop app opens its store again with it.
+    try await laptop.context.close()
+    laptop = try await Device.open("laptop", in: directory, server: serverURL, policy: .clientWins)
     try await laptop.edit(call.id) { $0.text = "Plumber: cancelled" }
     let clientWins = try await laptop.context.push()
     print("    resolved \(clientWins.resolvedConflicts) conflict(s) by retrying against the server's version")

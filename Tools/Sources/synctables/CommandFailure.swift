@@ -99,7 +99,7 @@ struct CommandFailure: Error, Sendable {
     }
 
     /// The exit code of a push that ended early or with errors.
-    static func status(of pushStatus: PushStatus) -> ExitStatus {
+    static func status(of pushStatus: PushOutcome) -> ExitStatus {
         switch pushStatus {
         case .succeeded: .success
         case .completedWithErrors: .pushErrors

@@ -11,7 +11,10 @@ struct StoreSession {
     let path: String
 
     /// Opens the store named by the options; never creates one, so a typo cannot leave an empty store behind.
-    static func open(_ options: StoreOptions, client: SyncClient? = nil) async throws -> StoreSession {
+    static func open(
+        _ options: StoreOptions, client: SyncClient? = nil,
+        configuration contextConfiguration: SyncContext.Configuration = SyncContext.Configuration()
+    ) async throws -> StoreSession {
         let key = try options.resolvedKey()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: options.store, isDirectory: &isDirectory) else {
@@ -23,7 +26,7 @@ struct StoreSession {
         let configuration = SQLiteStore.Configuration(busyTimeoutMilliseconds: options.busyTimeout)
         let store = try openStore(path: options.store, key: key, configuration: configuration)
         do {
-            let context = try await SyncContext(store: store, client: client)
+            let context = try await SyncContext(store: store, client: client, configuration: contextConfiguration)
             return StoreSession(context: context, path: options.store)
         } catch {
             try? await store.close()
@@ -61,9 +64,10 @@ struct StoreSession {
     static func with<Result>(
         _ options: StoreOptions,
         client: SyncClient? = nil,
+        configuration: SyncContext.Configuration = SyncContext.Configuration(),
         _ body: (StoreSession) async throws -> Result
     ) async throws -> Result {
-        let session = try await open(options, client: client)
+        let session = try await open(options, client: client, configuration: configuration)
         do {
             let result = try await body(session)
             await session.close()

@@ -69,7 +69,7 @@ struct SyncConfigurationTests {
         #expect(throws: SyncConfigurationError.self) { try SyncConfiguration.load(contentsOf: "/nonexistent/sync.yml") }
     }
 
-    @Test("makeEngine applies the limits to the context and syncs the configured tables against a real server")
+    @Test("the file's limits configure the context, and makeEngine syncs the configured tables against a real server")
     func makeEngineSyncsTheTables() async throws {
         let server = try await SyncServer(
             configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables, enableTestControls: true)
@@ -80,15 +80,16 @@ struct SyncConfigurationTests {
             _ = try await controls.seed(table: "TodoItem", items: [["id": "a", "text": "from the server"]])
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID()).sqlite").path
             defer { try? FileManager.default.removeItem(atPath: path) }
-            let context = try await SyncContext(
-                store: try SQLiteStore(path: path), client: SyncClient(url: try #require(server.url)))
             let configuration = try SyncConfiguration.parse(Self.file)
+            let context = try await SyncContext(
+                store: try SQLiteStore(path: path), client: SyncClient(url: try #require(server.url)),
+                configuration: configuration.contextConfiguration())
 
             let engine = try await configuration.makeEngine(context: context, clock: ManualSyncClock())
             let report = await engine.syncNow()
 
             #expect(report.failedPulls.isEmpty, "\(report)")
-            #expect(await context.maxQueueSize == 10_000)
+            #expect(context.configuration.maxQueueSize == 10_000)
             #expect(context.historyRetention.maxEntries == 200)
             let todos = try await context.table(JSONObject.self, named: "TodoItem")
             #expect(try await todos.lookup(id: "a")?["text"] == "from the server")

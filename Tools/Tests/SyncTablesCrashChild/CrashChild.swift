@@ -33,7 +33,8 @@ struct CrashChild {
         let store = try SQLiteStore(path: arguments[2])
         let leaseSeconds = ProcessInfo.processInfo.environment["SYNCTABLES_PUSH_LEASE_SECONDS"].flatMap(Int.init)
         let context = try await SyncContext(
-            store: store, client: SyncClient(url: url), pushLeaseDuration: .seconds(leaseSeconds ?? 60))
+            store: store, client: SyncClient(url: url),
+            configuration: SyncContext.Configuration(pushLeaseDuration: .seconds(leaseSeconds ?? 60)))
         let tables = arguments.dropFirst(3)
         switch arguments[0] {
         case "push" where !tables.isEmpty:

@@ -197,7 +197,8 @@ private struct Device: Sendable {
     static func make(index: Int, transport: InstanceSwitchingTransport) async throws -> Device {
         let client = SyncClient(url: transport.baseURL, transport: transport)
         let context = try await SyncContext(
-            store: try SQLiteStore.inMemory(), client: client, conflictPolicy: conflictPolicy)
+            store: try SQLiteStore.inMemory(), client: client,
+            configuration: SyncContext.Configuration(conflictPolicy: conflictPolicy))
         return Device(index: index, context: context, notes: try await context.table(JSONObject.self, named: "note"))
     }
 

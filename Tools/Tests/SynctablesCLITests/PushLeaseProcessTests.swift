@@ -32,9 +32,9 @@ struct PushLeaseProcessTests {
             let path = try await Self.storeWithInserts(harness, count: 5)
             let started = Gate()
             let proceed = Gate()
-            try await harness.withContext(path) { context in
+            let handler = PausingPushHandler(started: started, proceed: proceed)
+            try await harness.withContext(path, pushHandler: handler) { context in
                 // Given the app in the middle of its push,
-                await context.setPushHandler(PausingPushHandler(started: started, proceed: proceed))
                 let push = Task { try await context.push() }
                 await started.wait()
 

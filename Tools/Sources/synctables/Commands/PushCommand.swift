@@ -62,7 +62,7 @@ struct PushCommand: AsyncParsableCommand {
     }
 
     static func json(
-        status: PushStatus, pushed: Int, resolved: Int, errors: [TableOperationError], reason: String?
+        status: PushOutcome, pushed: Int, resolved: Int, errors: [TableOperationError], reason: String?
     ) -> JSONObject {
         [
             "status": .string(status.rawValue),

@@ -14,7 +14,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(options) {
-            let status = try await StoreSession.with(options) { try await $0.context.status() }
+            let status = try await StoreSession.with(options) { try await $0.context.overview() }
             let fileBytes = Self.size(of: options.store)
             let walBytes = Self.size(of: options.store + "-wal")
             Output(options).emit(
@@ -28,7 +28,7 @@ struct StatusCommand: AsyncParsableCommand {
         return (attributes?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    static func json(_ status: SyncStatus, path: String, fileBytes: Int, walBytes: Int) -> JSONObject {
+    static func json(_ status: StoreOverview, path: String, fileBytes: Int, walBytes: Int) -> JSONObject {
         let tables: [JSONValue] = status.tables.map { table in
             .object([
                 "name": .string(table.name),
@@ -59,7 +59,7 @@ struct StatusCommand: AsyncParsableCommand {
         ]
     }
 
-    static func text(_ status: SyncStatus, path: String, fileBytes: Int, walBytes: Int) -> String {
+    static func text(_ status: StoreOverview, path: String, fileBytes: Int, walBytes: Int) -> String {
         var lines = [
             "store \(path): \(fileBytes) bytes (+\(walBytes) in the WAL), schema version \(status.schemaVersion)",
             "\(status.pendingOperations) pending operation(s), \(status.pushErrors) push error(s)",

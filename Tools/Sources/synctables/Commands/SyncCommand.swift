@@ -39,7 +39,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let client = try ServerConnection.client(server)
             let output = Output(options)
-            try await StoreSession.with(options, client: client) { session in
+            try await StoreSession.with(options, client: client, configuration: file.contextConfiguration()) {
+                session in
                 var logger = Logger(label: "synctables.sync")
                 logger.logLevel = .error
                 let engine = try await file.makeEngine(context: session.context, logger: logger)

@@ -38,7 +38,8 @@ struct EngineDevice {
         }
         let client = SyncClient(url: harness.url, requestDecorator: decorator)
         let context = try await SyncContext(
-            store: try SQLiteStore(path: path), client: client, conflictPolicy: conflictPolicy)
+            store: try SQLiteStore(path: path), client: client,
+            configuration: SyncContext.Configuration(conflictPolicy: conflictPolicy))
         let todos = try await context.table(TodoItem.self)
         let notes = try await context.table(JSONObject.self, named: "Note")
         let engine = SyncEngine(

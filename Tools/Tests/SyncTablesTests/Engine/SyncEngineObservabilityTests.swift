@@ -48,7 +48,7 @@ struct SyncEngineObservabilityTests {
             let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
             let context = try await SyncContext(
                 store: try SQLiteStore(path: harness.directory.newDatabasePath()), client: SyncClient(url: harness.url),
-                clock: clock)
+                configuration: SyncContext.Configuration(clock: clock))
             let todos = try await context.table(TodoItem.self)
             try await todos.insert(TodoItem(id: "good", text: "one"))
             try await todos.insert(TodoItem(id: "bad", text: "two"))

@@ -236,10 +236,11 @@ struct SyncEngineTimingTests {
             // A new client, which has not asked for the server's extensions yet.
             let reopened = try await EngineDevice.make(harness, path: device.device.path, clock: device.clock)
             _ = try await harness.takeRequests(includingExtensions: true)
-            _ = try await reopened.context.pushForEngine(
-                delivery: DeliveryPolicy(
-                    retry: reopened.engine.configuration.retry, now: device.clock.now(), clock: device.clock,
-                    unitRandom: { 0.5 }))
+            let retry = await reopened.engine.configuration.retry
+            let push = try reopened.context.makePush(
+                failurePolicy: EngineFailurePolicy(
+                    retry: retry, now: device.clock.now(), clock: device.clock, unitRandom: { 0.5 }))
+            _ = try await reopened.context.perform { try await push.run() }
             #expect(try await harness.takeRequests(includingExtensions: true).isEmpty)
             #expect(try await reopened.context.pendingOperationCount() == 1)
         }

@@ -33,8 +33,8 @@ struct HistoryRetentionTests {
         "a count limit keeps the newest entries, numbered on after the pruned ones",
         arguments: ContextStoreKind.allCases)
     func countLimitKeepsTheNewest(kind: ContextStoreKind) async throws {
-        let context = try await kind.makeContext()
-        context.setHistoryRetention(OperationHistoryRetention(maxEntries: 3))
+        let context = try await kind.makeContext(
+            configuration: SyncContext.Configuration(historyRetention: OperationHistoryRetention(maxEntries: 3)))
 
         try await Self.discardInserts(["a", "b", "c", "d", "e"], in: context)
 
@@ -49,8 +49,10 @@ struct HistoryRetentionTests {
     @Test("an age limit drops entries older than it, by the context's clock", arguments: ContextStoreKind.allCases)
     func ageLimitDropsOldEntries(kind: ContextStoreKind) async throws {
         let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
-        let context = try await SyncContext(store: try kind.makeStore(), clock: clock)
-        context.setHistoryRetention(OperationHistoryRetention(maxEntries: nil, maxAge: .seconds(60)))
+        let context = try await SyncContext(
+            store: try kind.makeStore(),
+            configuration: SyncContext.Configuration(
+                historyRetention: OperationHistoryRetention(maxEntries: nil, maxAge: .seconds(60)), clock: clock))
 
         // Entries at 0 s, 30 s and 70 s: when the third is written, the first is more than 60 s old.
         try await Self.discardInserts(["a", "b"], in: context, clock: clock, step: .seconds(30))
@@ -64,8 +66,8 @@ struct HistoryRetentionTests {
 
     @Test("a retention of zero entries records nothing", arguments: ContextStoreKind.allCases)
     func zeroRecordsNothing(kind: ContextStoreKind) async throws {
-        let context = try await kind.makeContext()
-        context.setHistoryRetention(OperationHistoryRetention(maxEntries: 0))
+        let context = try await kind.makeContext(
+            configuration: SyncContext.Configuration(historyRetention: OperationHistoryRetention(maxEntries: 0)))
 
         try await Self.discardInserts(["a"], in: context)
 
@@ -123,7 +125,7 @@ struct HistoryRetentionTests {
         let context = try await SyncContext(store: try SQLiteStore(path: path))
         try await context.discardPendingOperation(id: "op-1")
 
-        #expect(try await context.store.lookup(table: "__config", id: "schemaVersion")?["value"] == "3")
+        #expect(try await context.store.lookup(table: "__config", id: "schemaVersion")?["value"] == "4")
         #expect(try await context.history().map(\.operationId) == ["op-1"])
         #expect(try await context.table(ContextTodo.self).lookup(id: "a")?.text == "a")
     }

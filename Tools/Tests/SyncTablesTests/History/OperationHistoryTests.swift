@@ -13,8 +13,8 @@ struct OperationHistoryTests {
     {
         let path = harness.directory.newDatabasePath()
         let context = try await SyncContext(
-            store: try SQLiteStore(path: path), client: SyncClient(url: harness.url), conflictPolicy: conflictPolicy,
-            clock: clock)
+            store: try SQLiteStore(path: path), client: SyncClient(url: harness.url),
+            configuration: SyncContext.Configuration(conflictPolicy: conflictPolicy, clock: clock))
         return Device(path: path, context: context, todos: try await context.table(TodoItem.self))
     }
 

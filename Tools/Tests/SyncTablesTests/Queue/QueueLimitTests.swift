@@ -7,9 +7,8 @@ import Testing
 struct QueueLimitTests {
     @Test(arguments: ContextStoreKind.allCases)
     func aWriteThatWouldQueueBeyondTheLimitIsRefusedAndChangesNothing(kind: ContextStoreKind) async throws {
-        let context = try await kind.makeContext()
+        let context = try await kind.makeContext(configuration: SyncContext.Configuration(maxQueueSize: 2))
         let todos = try await context.table(ContextTodo.self)
-        await context.setMaxQueueSize(2)
         try await todos.insert(ContextTodo(id: "a", text: "one"))
         try await todos.insert(ContextTodo(id: "b", text: "two"))
 
@@ -22,9 +21,8 @@ struct QueueLimitTests {
 
     @Test(arguments: ContextStoreKind.allCases)
     func aWriteThatCollapsesIntoAQueuedOperationIsAllowedAtTheLimit(kind: ContextStoreKind) async throws {
-        let context = try await kind.makeContext()
+        let context = try await kind.makeContext(configuration: SyncContext.Configuration(maxQueueSize: 1))
         let todos = try await context.table(ContextTodo.self)
-        await context.setMaxQueueSize(1)
         try await todos.insert(ContextTodo(id: "a", text: "one"))
 
         try await todos.update(ContextTodo(id: "a", text: "changed"))
@@ -35,9 +33,8 @@ struct QueueLimitTests {
 
     @Test(arguments: ContextStoreKind.allCases)
     func aBatchThatWouldCrossTheLimitIsRefusedWhole(kind: ContextStoreKind) async throws {
-        let context = try await kind.makeContext()
+        let context = try await kind.makeContext(configuration: SyncContext.Configuration(maxQueueSize: 3))
         let todos = try await context.table(ContextTodo.self)
-        await context.setMaxQueueSize(3)
         try await todos.insert(ContextTodo(id: "a", text: "one"))
 
         await #expect(throws: SyncError.queueFull(limit: 3)) {
@@ -46,8 +43,10 @@ struct QueueLimitTests {
         #expect(try await context.pendingOperationCount() == 1)
         #expect(try await todos.lookup(id: "n0") == nil)
 
-        await context.setMaxQueueSize(nil)
-        _ = try await todos.insert(contentsOf: (0..<3).map { ContextTodo(id: "n\($0)", text: "new") })
+        // A context without a limit on the same store queues them.
+        let unlimited = try await SyncContext(store: context.store)
+        _ = try await unlimited.table(ContextTodo.self).insert(
+            contentsOf: (0..<3).map { ContextTodo(id: "n\($0)", text: "new") })
         #expect(try await context.pendingOperationCount() == 4)
     }
 }

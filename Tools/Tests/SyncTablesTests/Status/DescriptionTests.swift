@@ -39,8 +39,8 @@ import Testing
     func statusIsReadable() throws {
         let token = try Timestamp(iso8601: "2026-11-26T07:00:00.000Z")
         let pull = PullState(table: "TodoItem", queryId: "open", deltaToken: token, lastPull: token)
-        let table = TableStatus(name: "TodoItem", rows: 5, pendingOperations: 2, pushErrors: 0, pulls: [pull])
-        let status = SyncStatus(schemaVersion: 3, tables: [table], pendingOperations: 2, pushErrors: 0)
+        let table = TableOverview(name: "TodoItem", rows: 5, pendingOperations: 2, pushErrors: 0, pulls: [pull])
+        let status = StoreOverview(schemaVersion: 3, tables: [table], pendingOperations: 2, pushErrors: 0)
 
         #expect(
             "\(pull)"

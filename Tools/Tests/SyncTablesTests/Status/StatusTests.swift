@@ -19,9 +19,9 @@ struct StatusTests {
                 FaultRule(method: "POST", path: "/tables/TodoItem", occurrence: 1, action: .respond(status: 400)))
             _ = try? await device.context.push()
 
-            let status = try await device.context.status()
+            let status = try await device.context.overview()
 
-            #expect(status.schemaVersion == 3)
+            #expect(status.schemaVersion == 4)
             #expect(status.pendingOperations == 1 && status.pushErrors == 1)
             let table = try #require(status.tables.first { $0.name == "TodoItem" })
             #expect(table.rows == 2 && table.pendingOperations == 1 && table.pushErrors == 1)
@@ -66,7 +66,7 @@ struct StatusTests {
             let device = try await harness.device()
             try await device.todos.pull(queryId: "q")
             try await device.todos.insert(TodoItem(id: "b", text: "b"))
-            let statusBefore = try await device.context.status()
+            let statusBefore = try await device.context.overview()
 
             let whole = try await device.todos.purgePreview()
             let done = try await device.todos.purgePreview(
@@ -75,7 +75,7 @@ struct StatusTests {
             #expect(whole.summary == PurgeSummary(rows: 2, operations: 1, errors: 0, tokens: 1))
             #expect(whole.pendingOperations == 1 && whole.wouldBeRefused)
             #expect(done.summary == PurgeSummary(rows: 1, operations: 0, errors: 0, tokens: 1))
-            #expect(try await device.context.status() == statusBefore)
+            #expect(try await device.context.overview() == statusBefore)
             #expect(try await device.todos.purge(force: true) == whole.summary)
         }
     }

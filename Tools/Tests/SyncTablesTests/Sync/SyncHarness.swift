@@ -54,6 +54,7 @@ final class SyncHarness: Sendable {
     func device(
         path: String? = nil,
         conflictPolicy: ConflictPolicy = .manual,
+        pushHandler: (any PushHandler)? = nil,
         transport: (any HTTPTransport)? = nil,
         headers: [String: String] = [:],
         url: URL? = nil
@@ -61,7 +62,9 @@ final class SyncHarness: Sendable {
         let path = path ?? directory.newDatabasePath()
         let store = try SQLiteStore(path: path)
         let client = SyncClient(url: url ?? self.url, transport: transport, headers: headers)
-        let context = try await SyncContext(store: store, client: client, conflictPolicy: conflictPolicy)
+        let context = try await SyncContext(
+            store: store, client: client,
+            configuration: SyncContext.Configuration(conflictPolicy: conflictPolicy, pushHandler: pushHandler))
         return Device(path: path, context: context, todos: try await context.table(TodoItem.self))
     }
 

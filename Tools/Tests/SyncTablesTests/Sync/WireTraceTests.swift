@@ -155,8 +155,7 @@ struct WireTraceTests {
     @Test func pushHandlerWrapsEachOperationAndSeesTheCompletion() async throws {
         try await SyncHarness.with { harness in
             let log = HandlerLog()
-            let device = try await harness.device()
-            await device.context.setPushHandler(StampingHandler(log: log))
+            let device = try await harness.device(pushHandler: StampingHandler(log: log))
             try await device.todos.insert(TodoItem(id: "sent", text: "x"))
             try await device.todos.insert(TodoItem(id: "local", text: "y"))
             _ = try await harness.takeRequests()
@@ -260,7 +259,7 @@ actor HandlerLog {
     var completions: [String] = []
 
     func executing(_ itemId: String) { executed.append(itemId) }
-    func completed(_ status: PushStatus, errors: Int) { completions.append("\(status) with \(errors) errors") }
+    func completed(_ status: PushOutcome, errors: Int) { completions.append("\(status) with \(errors) errors") }
 }
 
 /// Stamps the device onto every item it sends, and answers for the server for the item `local`.
@@ -278,7 +277,7 @@ struct StampingHandler: PushHandler {
         return try await send(stamped)
     }
 
-    func pushCompleted(status: PushStatus, errors: [TableOperationError]) async {
+    func pushCompleted(status: PushOutcome, errors: [TableOperationError]) async {
         await log.completed(status, errors: errors.count)
     }
 }

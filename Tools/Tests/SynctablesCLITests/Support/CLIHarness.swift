@@ -44,11 +44,14 @@ final class CLIHarness: Sendable {
     func withContext<Result>(
         _ path: String,
         authToken: String? = nil,
+        pushHandler: (any PushHandler)? = nil,
         _ body: (SyncContext) async throws -> Result
     ) async throws -> Result {
         let store = try SQLiteStore(path: path)
         let headers = authToken.map { ["X-ZUMO-AUTH": $0] } ?? [:]
-        let context = try await SyncContext(store: store, client: SyncClient(url: url, headers: headers))
+        let context = try await SyncContext(
+            store: store, client: SyncClient(url: url, headers: headers),
+            configuration: SyncContext.Configuration(pushHandler: pushHandler))
         do {
             let result = try await body(context)
             try await context.close()

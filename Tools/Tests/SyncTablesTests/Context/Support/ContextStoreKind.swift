@@ -23,8 +23,11 @@ enum ContextStoreKind: String, CaseIterable, CustomTestStringConvertible, Sendab
     }
 
     /// A fresh context on a fresh store.
-    func makeContext(synchronous: SQLiteStore.Configuration.Synchronous = .full) async throws -> SyncContext {
-        try await SyncContext(store: makeStore(synchronous: synchronous))
+    func makeContext(
+        synchronous: SQLiteStore.Configuration.Synchronous = .full,
+        configuration: SyncContext.Configuration = SyncContext.Configuration()
+    ) async throws -> SyncContext {
+        try await SyncContext(store: makeStore(synchronous: synchronous), configuration: configuration)
     }
 }
 

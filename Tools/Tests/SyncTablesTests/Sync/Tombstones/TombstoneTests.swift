@@ -113,7 +113,8 @@ struct TombstoneTests {
             // An app handler that settles a conflict inline by taking the server's copy.
             let store = try SQLiteStore(path: harness.directory.newDatabasePath())
             let context = try await SyncContext(
-                store: store, client: SyncClient(url: harness.url), pushHandler: TakeServerCopyOnConflict())
+                store: store, client: SyncClient(url: harness.url),
+                configuration: SyncContext.Configuration(pushHandler: TakeServerCopyOnConflict()))
             let todos = try await context.table(TodoItem.self)
             try await todos.insert(TodoItem(id: "x", text: "from A"))
 

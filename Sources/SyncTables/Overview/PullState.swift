@@ -3,7 +3,7 @@
 /// Full pulls are recorded too, with a `nil` ``queryId`` and no token.
 ///
 /// ```swift
-/// for pull in try await context.status().tables.flatMap(\.pulls) {
+/// for pull in try await context.overview().tables.flatMap(\.pulls) {
 ///     print(pull.table, pull.queryId ?? "(full)", pull.lastPull?.iso8601 ?? "never")
 /// }
 /// ```

@@ -1,5 +1,5 @@
 /// The local state of one user table: its rows, its share of the queue and its pulls.
-public struct TableStatus: Sendable, Hashable {
+public struct TableOverview: Sendable, Hashable {
     /// The table's name as the store spells it.
     public var name: String
     /// Rows stored locally.
@@ -11,7 +11,7 @@ public struct TableStatus: Sendable, Hashable {
     /// The recorded pulls of the table, full pull (`queryId == nil`) first, then by query id.
     public var pulls: [PullState]
 
-    /// Creates a table status.
+    /// Creates a table overview.
     public init(name: String, rows: Int, pendingOperations: Int, pushErrors: Int, pulls: [PullState]) {
         self.name = name
         self.rows = rows

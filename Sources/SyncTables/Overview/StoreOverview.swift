@@ -1,22 +1,22 @@
 /// A consistent snapshot of a context's store: every user table, the queue, push errors and pull state.
 ///
 /// ```swift
-/// let status = try await context.status()
-/// print("schema \(status.schemaVersion), \(status.pendingOperations) pending, \(status.pushErrors) errors")
-/// for table in status.tables { print(table.name, table.rows, table.lastPull?.iso8601 ?? "never pulled") }
+/// let overview = try await context.overview()
+/// print("schema \(overview.schemaVersion), \(overview.pendingOperations) pending, \(overview.pushErrors) errors")
+/// for table in overview.tables { print(table.name, table.rows, table.lastPull?.iso8601 ?? "never pulled") }
 /// ```
-public struct SyncStatus: Sendable, Hashable {
+public struct StoreOverview: Sendable, Hashable {
     /// The layout version of the store's system tables.
     public var schemaVersion: Int
     /// Every user table, sorted by name.
-    public var tables: [TableStatus]
+    public var tables: [TableOverview]
     /// Operations waiting to be pushed, across all tables.
     public var pendingOperations: Int
     /// Stored push errors, across all tables.
     public var pushErrors: Int
 
-    /// Creates a status.
-    public init(schemaVersion: Int, tables: [TableStatus], pendingOperations: Int, pushErrors: Int) {
+    /// Creates an overview.
+    public init(schemaVersion: Int, tables: [TableOverview], pendingOperations: Int, pushErrors: Int) {
         self.schemaVersion = schemaVersion
         self.tables = tables
         self.pendingOperations = pendingOperations

@@ -1,6 +1,6 @@
 import Foundation
 
-// Status reads every fact in one store transaction, so counts, queue and tokens agree with each other
+// The overview reads every fact in one store transaction, so counts, queue and tokens agree with each other
 // even while an app writes to the same store.
 
 extension SyncContext {
@@ -8,22 +8,22 @@ extension SyncContext {
     /// (incremental token and last successful pull time per query id), plus the schema version.
     ///
     /// ```swift
-    /// let status = try await context.status()
-    /// let dirty = status.tables.filter { $0.pendingOperations > 0 }.map(\.name)
+    /// let overview = try await context.overview()
+    /// let dirty = overview.tables.filter { $0.pendingOperations > 0 }.map(\.name)
     /// ```
-    public func status() async throws -> SyncStatus {
+    public func overview() async throws -> StoreOverview {
         let tableNames = try await SyncError.mapping { try await store.tableDefinitions() }
             .map(\.name)
             .filter { !$0.hasPrefix(SystemTables.reservedPrefix) }
             .sorted()
         return try await SyncError.mapping {
-            try await store.write { transaction in try Self.status(tables: tableNames, in: transaction) }
+            try await store.write { transaction in try Self.overview(tables: tableNames, in: transaction) }
         }
     }
 
     /// The recorded pulls of one table: each query id's token and last successful pull time.
     public func pullStates(table: String) async throws -> [PullState] {
-        try await status().tables.first { $0.name.lowercased() == table.lowercased() }?.pulls ?? []
+        try await overview().tables.first { $0.name.lowercased() == table.lowercased() }?.pulls ?? []
     }
 
     /// The tables whose most recent successful pull (under any query id) happened before `date`.
@@ -36,22 +36,22 @@ extension SyncContext {
     ///     try await context.purge(table: table.name)
     /// }
     /// ```
-    public func staleTables(pulledBefore date: Date) async throws -> [TableStatus] {
+    public func staleTables(pulledBefore date: Date) async throws -> [TableOverview] {
         let cutoff = Timestamp(date: date)
-        return try await status().tables.filter { table in
+        return try await overview().tables.filter { table in
             guard let lastPull = table.lastPull else { return false }
             return lastPull < cutoff
         }
     }
 
-    private static func status(tables: [String], in transaction: any StoreTransaction) throws -> SyncStatus {
+    private static func overview(tables: [String], in transaction: any StoreTransaction) throws -> StoreOverview {
         let pulls = try pullStates(in: transaction)
-        var statuses: [TableStatus] = []
+        var overviews: [TableOverview] = []
         for name in tables {
             let errorFilter = FilterExpression.comparison(
                 .equal, .property(OperationErrorRecord.Field.tableName), .value(.string(name)))
-            statuses.append(
-                TableStatus(
+            overviews.append(
+                TableOverview(
                     name: name,
                     rows: try transaction.count(StoreQuery(table: name)),
                     pendingOperations: try OperationQueue.count(table: name, in: transaction),
@@ -60,9 +60,9 @@ extension SyncContext {
                 ))
         }
         let versionText = try SystemConfig.value(for: SystemConfig.schemaVersionKey, in: transaction)
-        return SyncStatus(
+        return StoreOverview(
             schemaVersion: versionText.flatMap { Int($0) } ?? 0,
-            tables: statuses,
+            tables: overviews,
             pendingOperations: try transaction.countQueuedOperations(.all),
             pushErrors: try transaction.count(StoreQuery(table: SystemTables.errors))
         )

@@ -4,7 +4,7 @@ import Foundation
 // store transaction through the queue's completing and failing building blocks; then each operation's
 // event and, for conflicts, the conflict policy.
 
-extension SyncContext {
+extension Push {
     /// An operation of a push with the outcome decided for it.
     struct DecidedOperation: Sendable {
         var operation: PendingOperation
@@ -54,14 +54,14 @@ extension SyncContext {
     /// Returns one step per operation, up to and including the aborting one; a failed commit aborts at
     /// the first operation (nothing was committed: the operations stay queued as after a kill, and a
     /// replay is recognised).
-    func settle(_ decided: [DecidedOperation], pushId: String, delivery: DeliveryPolicy?) async -> [PushStep] {
+    func settle(_ decided: [DecidedOperation], pushId: String) async -> [PushStep] {
         let committed = decided.prefix { entry in
             if case .aborted = entry.outcome { return false }
             return true
         }
         let createdAt = Timestamp(date: .now)
-        let queue = self.queue
-        // The operations the engine's delivery policy dead-lettered while recording their failures.
+        let (queue, failurePolicy) = (self.queue, self.failurePolicy)
+        // The operations the failure policy dead-lettered while recording their failures.
         var deadLettered: [String: PendingOperation] = [:]
         do {
             if !committed.isEmpty {
@@ -75,7 +75,7 @@ extension SyncContext {
                             let record = Self.errorRecord(entry, failure: failure, pushId: pushId, at: createdAt)
                             let stored = try queue.recordFailure(
                                 of: entry.operation, error: record, retryAfter: failure.retryAfter,
-                                permanent: failure.permanent, delivery: delivery, in: transaction)
+                                permanent: failure.permanent, policy: failurePolicy, in: transaction)
                             if let stored, stored.state == .dead { dead[stored.id] = stored }
                         case .aborted:
                             break
@@ -94,7 +94,7 @@ extension SyncContext {
                 changedTables.append(entry.operation.table)
             }
         }
-        for table in changedTables { changeNotifier.notify(table) }
+        for table in changedTables { notifier.notify(table) }
 
         var steps: [PushStep] = []
         for entry in committed {
@@ -103,13 +103,12 @@ extension SyncContext {
                 continue
             }
             let operation = entry.operation
-            eventBroadcaster.publish(
+            events.publish(
                 .operationFailed(
                     table: operation.table, id: operation.itemId, kind: operation.kind, status: failure.status))
-            if let dead = deadLettered[operation.id] { eventBroadcaster.publish(.operationDeadLettered(dead)) }
+            if let dead = deadLettered[operation.id] { events.publish(.operationDeadLettered(dead)) }
             steps.append(
-                await handleFailure(
-                    operation, failure: failure, pushId: pushId, mayRetry: entry.mayRetry, delivery: delivery))
+                await handleFailure(operation, failure: failure, pushId: pushId, mayRetry: entry.mayRetry))
         }
         if committed.count < decided.count, case .aborted(let status, let reason) = decided[committed.count].outcome {
             steps.append(.abort(status, reason: reason))
@@ -117,19 +116,18 @@ extension SyncContext {
         return steps
     }
 
-    /// A recorded failure's step: conflicts go through the conflict policy, and with a delivery policy (the
-    /// engine's) one left unresolved is dead-lettered so it blocks nothing until the app resolves it.
+    /// A recorded failure's step: conflicts go through the conflict policy, and a failure policy that says so
+    /// (the engine's) dead-letters one left unresolved, so it blocks nothing until the app resolves it.
     private func handleFailure(
-        _ operation: PendingOperation, failure: OperationFailure, pushId: String, mayRetry: Bool,
-        delivery: DeliveryPolicy?
+        _ operation: PendingOperation, failure: OperationFailure, pushId: String, mayRetry: Bool
     ) async -> PushStep {
         guard failure.isConflict else { return .failed }
-        let policy = delivery?.conflictPolicies[operation.table] ?? conflictPolicy
-        let step = await applyConflictPolicy(policy, to: operation, pushId: pushId, mayRetry: mayRetry)
-        if case .failed = step, delivery != nil {
+        let policy = failurePolicy.conflictPolicy(for: operation.table) ?? conflictPolicy
+        let step = await applyConflictPolicy(policy, to: operation, mayRetry: mayRetry)
+        if case .failed = step, failurePolicy.deadLettersUnresolvedConflicts {
             let queue = self.queue
             if let dead = try? await store.write({ try queue.deadLetter(operation, in: $0) }) {
-                eventBroadcaster.publish(.operationDeadLettered(dead))
+                events.publish(.operationDeadLettered(dead))
             }
         }
         return step

@@ -2,11 +2,9 @@
 // committed exactly as in a sequential push; only the waiting overlaps. An item has one queued operation
 // at a time and local writes to an item in flight wait, so one item's operations never overlap.
 
-extension SyncContext {
+extension Push {
     /// Sends the queue with up to `width` requests at once, claiming in queue order.
-    func pushConcurrently(
-        _ run: inout PushRun, tables: Set<String>?, sender: OperationSender, delivery: DeliveryPolicy?, width: Int
-    ) async {
+    func pushConcurrently(_ run: inout PushRun, sender: OperationSender, width: Int) async {
         // Operations claimed by this push and not to be sent again: a retry moves the claims back past them.
         var taken: Set<String> = []
         var exhausted = false
@@ -22,17 +20,7 @@ extension SyncContext {
                     }
                     let claim: OperationQueue.Claim?
                     do {
-                        let inFlightItems = self.inFlightItems
-                        let skipped = taken
-                        claim = try await queue.claimNext(
-                            after: run.lastSequence, tables: tables, lease: pushLease,
-                            skips: { operation, transaction in
-                                if skipped.contains(operation.id) { return true }
-                                return try Self.passesOver(operation, delivery: delivery, in: transaction)
-                            },
-                            markInFlight: { operation in
-                                inFlightItems.insert(table: operation.table, itemId: operation.itemId)
-                            })
+                        claim = try await claimNext(after: run.lastSequence, taken: taken)
                     } catch {
                         claimFailed = true
                         (run.status, run.reason) = (.abortedStore, String(describing: error))
@@ -49,22 +37,21 @@ extension SyncContext {
                     let mayRetry = !run.retried.contains(operation.id)
                     group.addTask {
                         let step = await self.push(
-                            claim, pushId: pushId, send: { try await sender.send($0) }, mayRetry: mayRetry,
-                            delivery: delivery)
+                            claim, pushId: pushId, send: { try await sender.send($0) }, mayRetry: mayRetry)
                         return (operation, step)
                     }
                 }
                 // The requests still on the wire finish (and commit) even after an abort.
                 guard let (operation, step) = await group.next() else { break }
                 running -= 1
-                endFlight(table: operation.table, itemId: operation.itemId)
+                inFlight.end(table: operation.table, itemId: operation.itemId)
                 if case .retry = step { taken.remove(operation.id) }
-                record(step, of: operation, in: &run, delivery: delivery)
+                record(step, of: operation, in: &run)
                 let before = run.lastSequence
                 run.rewindForRetry()
                 if run.lastSequence != before { exhausted = false }
             }
         }
-        if claimFailed { endFlight() }  // the failed claim rolled back, whatever it had marked
+        if claimFailed { inFlight.endAll() }  // the failed claim rolled back, whatever it had marked
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Logging
 
-/// What the ``SyncEngine`` adds to a push: operations waiting out a backoff are not sent, and failures are
-/// scheduled for a retry or dead-lettered in the transaction that records them.
-struct DeliveryPolicy: Sendable {
+/// The ``SyncEngine``'s push failure policy: operations waiting out a backoff are not sent, and failures are
+/// scheduled for a retry or dead-lettered in the transaction that records them. The retry state is the
+/// engine's (``RetryRecord``, in `__retries`).
+struct EngineFailurePolicy: PushFailurePolicy {
     var retry: RetryPolicy
     /// The engine clock's time when the push started: operations whose retry time is later wait.
     var now: Date
@@ -18,8 +19,6 @@ struct DeliveryPolicy: Sendable {
     var logger: Logger?
 
     /// Schedules or dead-letters an operation whose attempt just failed; `operation` is saved by the caller.
-    ///
-    /// `permanent` marks failures no status classifies: the local row is missing, the response unreadable.
     func recordFailure(
         of operation: inout PendingOperation,
         status: Int?,
@@ -51,6 +50,12 @@ struct DeliveryPolicy: Sendable {
         }
         try record.save(in: transaction)
     }
+
+    func conflictPolicy(for table: String) -> ConflictPolicy? {
+        conflictPolicies[table]
+    }
+
+    var deadLettersUnresolvedConflicts: Bool { true }
 
     /// Whether the push passes `operation` over: dead, or waiting out its backoff.
     func skips(_ operation: PendingOperation, in transaction: any StoreTransaction) throws -> Bool {

@@ -1,5 +1,5 @@
-extension SyncStatus: CustomStringConvertible {
-    /// The status in one line, e.g. `2 pending operation(s), 0 push error(s), tables: TodoItem (5 row(s), …)`.
+extension StoreOverview: CustomStringConvertible {
+    /// The overview in one line, e.g. `2 pending operation(s), 0 push error(s), tables: TodoItem (5 row(s), …)`.
     public var description: String {
         let tables =
             self.tables.isEmpty ? "no tables" : "tables: " + self.tables.map(\.description).joined(separator: "; ")
@@ -8,8 +8,8 @@ extension SyncStatus: CustomStringConvertible {
     }
 }
 
-extension TableStatus: CustomStringConvertible {
-    /// The table's status, e.g. `TodoItem (5 row(s), 2 pending, 0 error(s), last pull 2026-11-26T07:00:00.000Z)`.
+extension TableOverview: CustomStringConvertible {
+    /// The table in one line, e.g. `TodoItem (5 row(s), 2 pending, 0 error(s), last pull 2026-11-26T07:00:00.000Z)`.
     public var description: String {
         "\(name) (\(rows) row(s), \(pendingOperations) pending, \(pushErrors) error(s), "
             + "last pull \(lastPull?.iso8601 ?? "never"))"

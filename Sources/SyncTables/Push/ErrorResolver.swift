@@ -1,24 +1,21 @@
-// Resolving push errors: each resolution is one transaction guarded by the operation's
-// edit counter, so resolving a stale error can never overwrite a newer local edit.
+// Resolving push errors: each resolution is one transaction guarded by the operation's edit counter, so
+// resolving a stale error can never overwrite a newer local edit.
 
-extension SyncContext {
-    /// The push errors stored for a table (or all tables), oldest first; they survive restarts.
-    public func pushErrors(table: String? = nil) async throws -> [TableOperationError] {
-        let records = try await SyncError.mapping {
-            try await store.write { transaction in try OperationErrorRecord.records(table: table, in: transaction) }
-        }
-        return records.map { TableOperationError(record: $0, context: self) }
-    }
+/// Reads the push errors stored in the queue and applies resolutions to them, for the app
+/// (``SyncContext/resolve(_:with:)``) and for a push's conflict policy alike.
+struct ErrorResolver: Sendable {
+    let store: any LocalStore
+    let queue: OperationQueue
+    /// Wakes the live queries of a table a resolution changed.
+    let notifier: TableChangeNotifier
+    /// The context the errors handed out belong to (``TableOperationError/context``).
+    let context: SyncContext
 
     /// Applies a resolution to a push error.
     ///
     /// - Throws: ``SyncError/operationNotFound(id:)`` when the operation is gone, or
     ///   ``SyncError/operationChanged(id:expected:actual:)`` when it was edited since the error.
-    public func resolve(_ error: TableOperationError, with resolution: ConflictResolution) async throws {
-        try await applyResolution(resolution, to: error)
-    }
-
-    func applyResolution(_ resolution: ConflictResolution, to error: TableOperationError) async throws {
+    func apply(_ resolution: ConflictResolution, to error: TableOperationError) async throws {
         if case .unresolved = resolution { return }
         let queue = self.queue
         let table = error.table
@@ -70,23 +67,25 @@ extension SyncContext {
                 }
             }
         }
-        changeNotifier.notify(table)
+        notifier.notify(table)
     }
 
-    func errorRecords(pushId: String) async throws -> [TableOperationError] {
+    /// The errors a push recorded, oldest first.
+    func errors(pushId: String) async throws -> [TableOperationError] {
         let filter = FilterExpression.comparison(
             .equal, .property(OperationErrorRecord.Field.pushId), .value(.string(pushId)))
         let rows = try await store.read(
             StoreQuery(
                 table: SystemTables.errors, filter: filter,
                 ordering: [SortDescriptor(OperationErrorRecord.Field.createdAt)]))
-        return try rows.map { TableOperationError(record: try OperationErrorRecord(row: $0), context: self) }
+        return try rows.map { TableOperationError(record: try OperationErrorRecord(row: $0), context: context) }
     }
 
-    func errorRecord(operationId: String) async throws -> OperationErrorRecord? {
+    /// The error stored for an operation, if any.
+    func error(operationId: String) async throws -> TableOperationError? {
         let filter = FilterExpression.comparison(
             .equal, .property(OperationErrorRecord.Field.operationId), .value(.string(operationId)))
         return try await store.read(StoreQuery(table: SystemTables.errors, filter: filter, limit: 1))
-            .first.map { try OperationErrorRecord(row: $0) }
+            .first.map { TableOperationError(record: try OperationErrorRecord(row: $0), context: context) }
     }
 }

@@ -1,5 +1,5 @@
 /// How a push ended.
-public enum PushStatus: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum PushOutcome: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Every queued operation was confirmed by the server or resolved by the conflict policy.
     case succeeded
     /// Every queued operation was tried, and some failed: each has a ``TableOperationError`` and stays queued.

@@ -2,13 +2,13 @@
 // each outcome is handled exactly as the answer to its own request would be (same classification, same
 // store building blocks), the outcomes of one batch committing in one transaction.
 
-extension SyncContext {
+extension Push {
     /// The server's batch extension, unless the options ask for single requests or something else rules
     /// batches out. The client asks the server once and remembers the answer.
-    func batchCapability(client: SyncClient, options: PushOptions) async -> BatchCapability? {
+    func batchCapability() async -> BatchCapability? {
         // A handler sends each operation itself; a server that cannot be asked gets single requests, which
         // then report its failure as they always do.
-        guard options.batchSize ?? .max > 1, pushHandler == nil else { return nil }
+        guard options.batchSize ?? .max > 1, handler == nil else { return nil }
         guard var batch = try? await client.capabilities().batch, batch.maxOperations > 1 else { return nil }
         batch.maxOperations = min(options.batchSize ?? .max, batch.maxOperations)
         return batch
@@ -16,10 +16,7 @@ extension SyncContext {
 
     /// Sends the queue in batches; returns `true` when the server stopped taking batches (404 or 405) and
     /// the rest of the queue goes one request per operation.
-    func pushInBatches(
-        _ run: inout PushRun, tables: Set<String>?, sender: OperationSender, batch: BatchCapability,
-        delivery: DeliveryPolicy?
-    ) async -> Bool {
+    func pushInBatches(_ run: inout PushRun, sender: OperationSender, batch: BatchCapability) async -> Bool {
         // Operations this push already handled and left queued (failed, resolved): a retry moves the claims
         // back before them, and they must not go out twice.
         var handled: Set<String> = []
@@ -32,23 +29,22 @@ extension SyncContext {
             }
             let claims: [OperationQueue.Claim]
             do {
-                let inFlightItems = self.inFlightItems
-                let skipped = handled
+                let (inFlight, failurePolicy, skipped) = (self.inFlight, self.failurePolicy, handled)
                 claims = try await queue.claimBatch(
-                    after: run.lastSequence, tables: tables, lease: pushLease, limit: batch.maxOperations,
+                    after: run.lastSequence, tables: tables, lease: lease, limit: batch.maxOperations,
                     byteLimit: byteLimit,
                     skips: { operation, transaction in
                         if skipped.contains(operation.id) { return true }
-                        return try Self.passesOver(operation, delivery: delivery, in: transaction)
+                        return try failurePolicy.skips(operation, in: transaction)
                     },
                     size: { operation, item in
                         OperationSender.batchedWrite(for: Self.pushOperation(operation, item: item)).estimatedSize
                     },
                     markInFlight: { operation in
-                        inFlightItems.insert(table: operation.table, itemId: operation.itemId)
+                        inFlight.insert(table: operation.table, itemId: operation.itemId)
                     })
             } catch {
-                endFlight()  // the claim rolled back, whatever it had marked
+                inFlight.endAll()  // the claim rolled back, whatever it had marked
                 (run.status, run.reason) = (.abortedStore, String(describing: error))
                 return false
             }
@@ -64,7 +60,7 @@ extension SyncContext {
                     DecidedOperation(
                         claim, response: answers[index], mayRetry: !run.retried.contains(claim.operation.id))
                 }
-                settled = await settle(decided, pushId: run.pushId, delivery: delivery)
+                settled = await settle(decided, pushId: run.pushId)
             }
             for (index, claim) in claims.enumerated() {
                 let operation = claim.operation
@@ -76,13 +72,13 @@ extension SyncContext {
                     step = await push(
                         claim, pushId: run.pushId,
                         send: delivered.sender(for: index, kind: operation.kind, via: sender),
-                        mayRetry: !run.retried.contains(operation.id), delivery: delivery)
+                        mayRetry: !run.retried.contains(operation.id))
                 }
-                endFlight(table: operation.table, itemId: operation.itemId)
+                inFlight.end(table: operation.table, itemId: operation.itemId)
                 if case .retry = step { handled.remove(operation.id) }
-                record(step, of: operation, in: &run, delivery: delivery)
+                record(step, of: operation, in: &run)
                 guard run.isGoingOn else {
-                    endFlight()  // the rest of the batch stays queued, attempted, as after a kill
+                    inFlight.endAll()  // the rest of the batch stays queued, attempted, as after a kill
                     return false
                 }
             }
@@ -119,12 +115,6 @@ extension SyncContext {
         }
     }
 
-    /// One operation as a ``PushHandler`` and the sender see it.
-    static func pushOperation(_ operation: PendingOperation, item: JSONObject) -> PushOperation {
-        PushOperation(
-            operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
-            item: item)
-    }
 }
 
 /// What became of a batch request.

@@ -1,0 +1,187 @@
+import Logging
+
+/// One push: the queue's operations sent to the server in queue order, each outcome committed before the
+/// next step. Built from the parts it works with, so what a push depends on is in one place.
+///
+/// Transport errors and 401 abort; other HTTP errors are recorded and the push goes on. The
+/// ``PushFailurePolicy`` says what else becomes of a failure: a plain push (``SyncContext/push()``) records
+/// it; the engine's schedules a retry or dead-letters the operation. The caller holds the context's sync
+/// action (one action at a time per context); the push takes the store's ``PushLease`` itself.
+struct Push: Sendable {
+    /// The store holding the tables and the queue.
+    let store: any LocalStore
+    /// The queue the operations come from.
+    let queue: OperationQueue
+    /// The server.
+    let client: SyncClient
+    /// What makes this push the store's only pusher.
+    let lease: PushLease
+    /// Where each operation's and the push's events go.
+    let events: EventBroadcaster<SyncEvent>
+    /// Wakes the live queries of tables whose rows the server's answers changed.
+    let notifier: TableChangeNotifier
+    /// The items on the wire, which local writes wait for.
+    let inFlight: InFlightItems
+    /// Which operations are passed over and what becomes of a failure.
+    let failurePolicy: any PushFailurePolicy
+    /// What a conflict (409, 412) becomes, unless the failure policy names another for its table.
+    let conflictPolicy: ConflictPolicy
+    /// The hook around each operation, if any.
+    let handler: (any PushHandler)?
+    /// Resolutions the conflict policy chose are applied through it, and it owns the errors handed out.
+    let resolver: ErrorResolver
+    /// The tables whose operations go (`nil`: all).
+    var tables: Set<String>? = nil
+    /// Batches and concurrency.
+    var options = PushOptions()
+
+    /// Runs the push under the store's push lease.
+    ///
+    /// - Throws: ``SyncError/pushFailed(_:)`` when it was aborted or some operations failed,
+    ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the lease.
+    func run() async throws -> PushSummary {
+        let lease = self.lease
+        try await SyncError.mapping { try await store.write { try lease.take(in: $0) } }
+        do {
+            let summary = try await runHoldingLease()
+            try? await store.write { try lease.release(in: $0) }
+            return summary
+        } catch {
+            try? await store.write { try lease.release(in: $0) }
+            throw error
+        }
+    }
+
+    private func runHoldingLease() async throws -> PushSummary {
+        let sender = OperationSender(client: client)
+        var run = PushRun(pushId: ItemID.generate())
+        events.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
+
+        // A push with nothing to send sends nothing, not even the question for the server's extensions: an
+        // offline or metered device pushes an empty queue all the time.
+        let failurePolicy = self.failurePolicy
+        let hasWork = try await queue.hasOperationToSend(tables: tables) { try failurePolicy.skips($0, in: $1) }
+        var sendsOneByOne = true
+        if hasWork, let batch = await batchCapability() {
+            sendsOneByOne = await pushInBatches(&run, sender: sender, batch: batch)
+        }
+        if sendsOneByOne, run.isGoingOn {
+            if options.maxConcurrentRequests > 1 {
+                await pushConcurrently(&run, sender: sender, width: options.maxConcurrentRequests)
+            } else {
+                await pushOneByOne(&run, sender: sender)
+            }
+        }
+        let (summary, reason) = (run.summary, run.reason)
+
+        let errors = (try? await resolver.errors(pushId: run.pushId)) ?? []
+        let status = run.status == .succeeded && !errors.isEmpty ? PushOutcome.completedWithErrors : run.status
+        await handler?.pushCompleted(status: status, errors: errors)
+        events.publish(.pushFinished(status: status, pushed: summary.pushedOperations, failed: errors.count))
+        guard status == .succeeded else {
+            throw SyncError.pushFailed(PushFailure(status: status, errors: errors, reason: reason, summary: summary))
+        }
+        return summary
+    }
+
+    /// Sends the operations one request each, in queue order.
+    private func pushOneByOne(_ run: inout PushRun, sender: OperationSender) async {
+        while true {
+            if Task.isCancelled {
+                run.status = .cancelled
+                return
+            }
+            let claim: OperationQueue.Claim?
+            do {
+                claim = try await claimNext(after: run.lastSequence)
+            } catch {
+                inFlight.endAll()  // the claim rolled back, whatever it had marked
+                (run.status, run.reason) = (.abortedStore, String(describing: error))
+                return
+            }
+            guard let claim else { return }
+            let operation = claim.operation
+            run.lastSequence = operation.sequence
+
+            let step = await push(
+                claim, pushId: run.pushId, send: { try await sender.send($0) },
+                mayRetry: !run.retried.contains(operation.id))
+            inFlight.end(table: operation.table, itemId: operation.itemId)
+            record(step, of: operation, in: &run)
+            run.rewindForRetry()
+            guard run.isGoingOn else { return }
+        }
+    }
+
+    /// Claims the next operation to send after `sequence` (marking its item in flight), passing over what
+    /// the failure policy skips and the operations in `taken`.
+    func claimNext(after sequence: Int, taken: Set<String> = []) async throws -> OperationQueue.Claim? {
+        let (inFlight, failurePolicy) = (self.inFlight, self.failurePolicy)
+        return try await queue.claimNext(
+            after: sequence, tables: tables, lease: lease,
+            skips: { operation, transaction in
+                if taken.contains(operation.id) { return true }
+                return try failurePolicy.skips(operation, in: transaction)
+            },
+            markInFlight: { operation in inFlight.insert(table: operation.table, itemId: operation.itemId) })
+    }
+
+    /// Counts one operation's step in the run and publishes its event.
+    func record(_ step: PushStep, of operation: PendingOperation, in run: inout PushRun) {
+        switch step {
+        case .pushed:
+            run.summary.pushedOperations += 1
+            failurePolicy.logger?.debug(
+                "operation pushed",
+                metadata: [
+                    "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
+                ])
+            events.publish(.operationPushed(table: operation.table, id: operation.itemId, kind: operation.kind))
+        case .failed:
+            break
+        case .resolved:
+            run.summary.resolvedConflicts += 1
+        case .retry:
+            run.summary.resolvedConflicts += 1
+            run.retried.insert(operation.id)
+            run.retry(after: operation.sequence - 1)
+        case .abort(let abortStatus, let abortReason) where run.isGoingOn:
+            (run.status, run.reason) = (abortStatus, abortReason)
+        case .abort:
+            break  // an earlier abort (of a concurrent request) is the push's reason
+        }
+    }
+
+    /// Pushes one operation through `send` (unless the ``PushHandler`` answers for it) and commits its outcome.
+    func push(
+        _ claim: OperationQueue.Claim, pushId: String, send: @escaping PushOperation.Sender, mayRetry: Bool
+    ) async -> PushStep {
+        let operation = claim.operation
+        guard let item = claim.item else {
+            let decided = DecidedOperation(missingRowOf: operation, mayRetry: mayRetry)
+            return await settle([decided], pushId: pushId).first ?? .failed
+        }
+        let request = Self.pushOperation(operation, item: item)
+        let outcome: OperationOutcome
+        do {
+            let serverItem: JSONObject?
+            if let handler {
+                serverItem = try await handler.execute(request, send: send)
+            } else {
+                serverItem = try await send(request)
+            }
+            outcome = .completed(serverItem: serverItem)
+        } catch {
+            outcome = OperationOutcome(operation: operation, item: item, error: error)
+        }
+        let decided = DecidedOperation(operation: operation, item: item, outcome: outcome, mayRetry: mayRetry)
+        return await settle([decided], pushId: pushId).first ?? .failed
+    }
+
+    /// One operation as a ``PushHandler`` and the sender see it.
+    static func pushOperation(_ operation: PendingOperation, item: JSONObject) -> PushOperation {
+        PushOperation(
+            operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
+            item: item)
+    }
+}
