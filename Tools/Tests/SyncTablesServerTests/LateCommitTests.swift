@@ -159,7 +159,8 @@ struct LateCommitTests {
         Issue.record("the server never received \(count) requests")
     }
 
-    /// One incremental pull as the v2 clients send it (PROTOCOL §5.7), all pages.
+    /// One incremental pull as the v2 clients send it (see the *Wire protocol* article of SyncTables, section
+    /// *Incremental pull*), all pages.
     static func pull(_ server: ServerHarness, since token: String) async throws -> [JSONObject] {
         var rows: [JSONObject] = []
         var skip = 0
