@@ -5,7 +5,7 @@
     import Testing
 
     /// What an encrypted file reveals on disk, and which tools can read it.
-    @Suite struct FileContentsTests {
+    @Suite("Encrypted file contents") struct FileContentsTests {
         private static let marker = "MARKER-7f3a9c-Buy-milk"
 
         /// An encrypted file with 500 rows whose text contains ``marker``, closed.

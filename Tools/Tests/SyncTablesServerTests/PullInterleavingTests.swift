@@ -13,8 +13,7 @@ import Testing
 /// the failure message.
 @Suite("Incremental pulls interleaved with writes")
 struct PullInterleavingTests {
-    @Test("100 seeded interleavings of writes and pull pages: zero rows missed, zero returned twice in one pull")
-    func seededInterleavings() async throws {
+    @Test func noRowIsMissedOrReturnedTwiceInOnePullIn100InterleavingsOfWritesAndPages() async throws {
         try await ServerHarness.with({
             $0.softDelete = .allTables
             $0.pageSize = 4
