@@ -68,7 +68,7 @@
 
         @Test func theSqlcipherToolReadsTheRowsWithTheDocumentedPassphrasePragmas() async throws {
             let (directory, path) = try await makeFile(key: .passphrase(Fixtures.passphrase))
-            // Exactly the statements the README's "Encrypted store" section tells a user to type.
+            // Exactly the statements the "Encrypted store" DocC article tells a user to type.
             let script = """
                 PRAGMA key = '\(Fixtures.passphrase)';
                 PRAGMA cipher_page_size = 4096;
