@@ -15,7 +15,7 @@ private struct BenchmarkItem: Codable {
 }
 
 /// Throughput checks for release builds: `SYNCTABLES_PERFORMANCE=1 swift test -c release --filter Performance`.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["SYNCTABLES_PERFORMANCE"] != nil))
+@Suite("Performance", .enabled(if: ProcessInfo.processInfo.environment["SYNCTABLES_PERFORMANCE"] != nil))
 struct PerformanceTests {
     static let flatItem = #"""
         {"id":"7d8e0b4c-3a52-4f0e-9a61-1c2b3d4e5f60","text":"Buy milk and eggs at the corner shop","complete":false,\#

@@ -2,9 +2,8 @@ import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTablesCore
 
-@Suite struct SentenceTests {
-    @Test("a doubled period is written once; an ellipsis and single periods stay")
-    func doubledPeriodsAreWrittenOnce() {
+@Suite("Sentences") struct SentenceTests {
+    @Test func aDoubledPeriodIsWrittenOnceAnEllipsisAndSinglePeriodsStay() {
         #expect("The store failed: Disk full..".withoutDoubledPeriods == "The store failed: Disk full.")
         #expect("Unreachable: no route.. Try again.".withoutDoubledPeriods == "Unreachable: no route. Try again.")
         #expect("Wait...".withoutDoubledPeriods == "Wait...")

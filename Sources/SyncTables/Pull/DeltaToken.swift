@@ -1,7 +1,8 @@
 /// Where an incremental pull stands: the newest `updatedAt` it committed and, when the server pages by
 /// keyset, the id of the last record at that time.
 ///
-/// Stored in `__config` as `<ISO-8601>` (the watermark of PROTOCOL §5.7, as written by earlier versions)
+/// Stored in `__config` as `<ISO-8601>` (the watermark of a pull without keysets, as written by earlier
+/// versions; see the *Wire protocol* article, section *Incremental pull*)
 /// or `<ISO-8601>|<id>` (a keyset position). A token without an id stands before every record of its time,
 /// so an old token is read as the start of its time and upgraded by the first page pulled with keysets.
 struct DeltaToken: Sendable, Hashable {

@@ -2,16 +2,18 @@
 ///
 /// Against a server that advertises keyset pulls (``ServerCapabilities/keysetPull``) the position is the
 /// last record's `(updatedAt, id)` and the next page asks for the records after it, so records sharing one
-/// `updatedAt` are neither skipped nor read twice however many there are. Otherwise it is PROTOCOL §5.7's
-/// watermark: the newest `updatedAt`, with `$skip` through the records that share it.
+/// `updatedAt` are neither skipped nor read twice however many there are. Otherwise it is the plain
+/// watermark (see the *Wire protocol* article, section *Incremental pull*): the newest `updatedAt`, with
+/// `$skip` through the records that share it.
 ///
-/// The first request of a pull from a watermark (or from nothing) is always §5.7's, so keysets are used only
-/// once a response advertised them. A keyset page whose response no longer advertises them (the server was
-/// replaced by one without the extension) is dropped, and the pull goes on from the same time with §5.7.
+/// The first request of a pull from a watermark (or from nothing) is always a plain one, so keysets are used
+/// only once a response advertised them. A keyset page whose response no longer advertises them (the server
+/// was replaced by one without the extension) is dropped, and the pull goes on from the same time with plain
+/// requests.
 struct IncrementalCursor {
     /// The position the committed pages reached.
     private(set) var token: DeltaToken
-    /// §5.7: records read at the watermark since it last moved.
+    /// Plain requests: records read at the watermark since it last moved.
     private var skip = 0
     /// Cleared for the rest of the pull once a keyset page came back without the capability.
     private var keysetAllowed = true

@@ -79,7 +79,8 @@ struct Pull: Sendable {
         var page = try await Self.fetch(cursor.request(plan), plan: plan, client: client)
         summary.requests += 1
         while !page.items.isEmpty {
-            // A §5.7 request reads the records at its watermark again; a keyset request starts after them.
+            // A request without keysets reads the records at its watermark again (see the *Wire protocol*
+            // article, section *Incremental pull*); a keyset request starts after them.
             let boundary = cursor.usesKeyset ? nil : cursor.token.updatedAt
             let step = cursor.advance(past: page)
             // The next request depends on this page alone, so the server prepares it while this page

@@ -7,8 +7,9 @@ struct PullPage: Sendable {
     let records: [JSONObject]
     /// The incremental token to store with the page, under this config key.
     let token: (key: String, value: DeltaToken)?
-    /// The watermark a PROTOCOL §5.7 page was requested from (`updatedAt ge` it): records stamped exactly
-    /// then come again, and the ones the store already holds are not applied twice. `nil` for keyset pages.
+    /// The watermark a page without keysets was requested from (`updatedAt ge` it; see the *Wire protocol*
+    /// article, section *Incremental pull*): records stamped exactly then come again, and the ones the store
+    /// already holds are not applied twice. `nil` for keyset pages.
     var boundary: Timestamp?
     /// Where the page is logged once applied (the sync engine's logger), if anywhere.
     var logger: Logger?

@@ -69,8 +69,9 @@ struct PullPlan: Sendable {
         return request
     }
 
-    /// An incremental pull's page request as PROTOCOL §5.7 has it: `(filter) and (updatedAt ge T)`, ordered
-    /// by `updatedAt`, paging with `$skip` through records that share `T`.
+    /// An incremental pull's page request without keysets: `(filter) and (updatedAt ge T)`, ordered by
+    /// `updatedAt`, paging with `$skip` through records that share `T` (see the *Wire protocol* article,
+    /// section *Incremental pull*).
     func incrementalRequest(since token: Timestamp, skip: Int) throws(SyncError) -> TableQuery {
         let watermark = FilterExpression.comparison(.greaterThanOrEqual, .property("updatedAt"), .timestamp(token))
         var request = try incrementalRequest(filter: watermark)

@@ -3,8 +3,9 @@ import Foundation
 
 /// Paged reads of a large table ordered by `updatedAt`: the p50 latency of its first pages and of its last
 /// pages, through the server's `$skiptoken` next links (a keyset after the previous page's last row), with
-/// `$skip` (SQL `OFFSET`), and as the v2 clients' incremental pull asks (PROTOCOL §5.7: `updatedAt ge` the
-/// page's first stamp), interleaved round by round so all meet the same machine.
+/// `$skip` (SQL `OFFSET`), and as the v2 clients' incremental pull asks (`updatedAt ge` the page's first
+/// stamp; see the *Wire protocol* article of SyncTables, section *Incremental pull*), interleaved round by
+/// round so all meet the same machine.
 struct DeepPaging {
     let baseURL: URL
     let client: SyncClient
@@ -71,7 +72,8 @@ struct DeepPaging {
         try url("/tables/\(table)?$orderby=updatedAt&$skip=\(page * pageSize)&$top=\(pageSize)")
     }
 
-    /// Page `page` as a §5.7 pull asks for it: the rows stamped at or after its first row's `updatedAt`.
+    /// Page `page` as a pull without keysets asks for it: the rows stamped at or after its first row's
+    /// `updatedAt`.
     private func sinceURL(page: Int) async throws -> URL {
         let first = try await client.query(
             table: table, queryString: "$orderby=updatedAt&$skip=\(page * pageSize)&$top=1")

@@ -37,7 +37,8 @@ struct ServerHarness {
     }
 
     /// A second server on the same store that does not advertise keyset pulls, so clients pull from it with
-    /// PROTOCOL §5.7's `updatedAt ge` and `$skip`. Stopped by the caller.
+    /// `updatedAt ge` and `$skip` (see the *Wire protocol* article of SyncTables, section *Incremental pull*).
+    /// Stopped by the caller.
     func startSiblingWithoutKeysets() async throws -> (server: SyncServer, url: URL) {
         let sibling = try await SyncServer(
             configuration: SyncServerConfiguration(

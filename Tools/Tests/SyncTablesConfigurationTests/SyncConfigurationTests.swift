@@ -27,8 +27,7 @@ struct SyncConfigurationTests {
           - table: Note
         """
 
-    @Test("a file decodes into the engine's policies, the context's limits and the definitions")
-    func decodesEverything() throws {
+    @Test func aFileDecodesIntoTheEnginesPoliciesTheContextsLimitsAndTheDefinitions() throws {
         let configuration = try SyncConfiguration.parse(Self.file, file: "sync.yml")
 
         #expect(
@@ -50,15 +49,13 @@ struct SyncConfigurationTests {
         #expect(configuration.definitions[1] == SyncConfiguration.Definition(table: "Note"))
     }
 
-    @Test("a file without history keys keeps the context's retention")
-    func historyIsOptional() throws {
+    @Test func aFileWithoutHistoryKeysKeepsTheContextsRetention() throws {
         let configuration = try SyncConfiguration.parse("definitions: [{ table: todo }]\n")
 
         #expect(configuration.historyRetention == nil && configuration.maxQueueSize == nil)
     }
 
-    @Test("a mistake names the file, line and key")
-    func mistakesNameLineAndKey() {
+    @Test func aMistakeNamesTheFileLineAndKey() {
         #expect(
             throws: SyncConfigurationError(
                 file: "sync.yml", line: 2, key: "engine.historyLimit", message: "must be at least 0, not -1")
@@ -69,8 +66,7 @@ struct SyncConfigurationTests {
         #expect(throws: SyncConfigurationError.self) { try SyncConfiguration.load(contentsOf: "/nonexistent/sync.yml") }
     }
 
-    @Test("the file's limits configure the context, and makeEngine syncs the configured tables against a real server")
-    func makeEngineSyncsTheTables() async throws {
+    @Test func theFileConfiguresTheContextAndMakeEngineSyncsTheTablesWithARealServer() async throws {
         let server = try await SyncServer(
             configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables, enableTestControls: true)
         )

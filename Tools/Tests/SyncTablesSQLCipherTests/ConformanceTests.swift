@@ -6,7 +6,7 @@
     import Testing
 
     /// `EncryptedSQLiteStore` passes every check of the shared store conformance suite, on real files.
-    @Suite struct ConformanceTests {
+    @Suite("EncryptedSQLiteStore conformance") struct ConformanceTests {
         @Test(arguments: StoreConformanceSuite.checks)
         func fileStoreWithARawKeyPasses(_ check: StoreConformanceCheck) async throws {
             let directory = try TemporaryDirectory()

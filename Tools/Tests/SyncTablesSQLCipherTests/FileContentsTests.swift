@@ -5,7 +5,7 @@
     import Testing
 
     /// What an encrypted file reveals on disk, and which tools can read it.
-    @Suite struct FileContentsTests {
+    @Suite("Encrypted file contents") struct FileContentsTests {
         private static let marker = "MARKER-7f3a9c-Buy-milk"
 
         /// An encrypted file with 500 rows whose text contains ``marker``, closed.
@@ -68,7 +68,7 @@
 
         @Test func theSqlcipherToolReadsTheRowsWithTheDocumentedPassphrasePragmas() async throws {
             let (directory, path) = try await makeFile(key: .passphrase(Fixtures.passphrase))
-            // Exactly the statements the README's "Encrypted store" section tells a user to type.
+            // Exactly the statements the "Encrypted store" DocC article tells a user to type.
             let script = """
                 PRAGMA key = '\(Fixtures.passphrase)';
                 PRAGMA cipher_page_size = 4096;

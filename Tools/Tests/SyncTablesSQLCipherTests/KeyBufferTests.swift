@@ -4,7 +4,7 @@
     @testable import SyncTablesSQLCipher
 
     /// The buffer that holds key bytes wipes what it is given.
-    @Suite struct KeyBufferTests {
+    @Suite("Key buffers") struct KeyBufferTests {
         @Test func wipeZeroesEveryByte() {
             let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 67, alignment: 1)
             defer { bytes.deallocate() }

@@ -5,7 +5,7 @@
     import Testing
 
     /// Key material never shows up in descriptions, dumps or errors.
-    @Suite struct KeyHygieneTests {
+    @Suite("Key hygiene") struct KeyHygieneTests {
         private static let secret = "s3cret-passphrase-do-not-print"
 
         private func dumped(_ value: some Any) -> String {

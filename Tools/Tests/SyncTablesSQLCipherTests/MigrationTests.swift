@@ -5,7 +5,7 @@
     import Testing
 
     /// Moving a store between plain and encrypted files with `sqlcipher_export`, verified by reading back.
-    @Suite struct MigrationTests {
+    @Suite("Migrations between plain and encrypted files") struct MigrationTests {
         /// A plain store file with 200 items and their 200 pending insert operations, closed.
         private func makePlainStoreWithPendingOperations(path: String) async throws {
             let context = try await SyncContext(store: SQLiteStore(path: path))

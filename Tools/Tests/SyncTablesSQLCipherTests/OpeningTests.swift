@@ -6,7 +6,7 @@
 
     /// Opening an encrypted store: the key is proven at once, every way of failing has its own error, and a
     /// failed open leaves the file byte for byte as it was.
-    @Suite struct OpeningTests {
+    @Suite("Opening encrypted stores") struct OpeningTests {
         @Test func theRightPassphraseReopensTheStoreWithItsRows() async throws {
             let directory = try TemporaryDirectory()
             let path = directory.newDatabasePath()

@@ -5,7 +5,7 @@
     import Testing
 
     /// Changing the key of an open store in place.
-    @Suite struct RekeyTests {
+    @Suite("Rekeying") struct RekeyTests {
         @Test func afterRekeyTheNewKeyOpensTheFileAndTheOldOneIsWrong() async throws {
             let directory = try TemporaryDirectory()
             let path = directory.newDatabasePath()

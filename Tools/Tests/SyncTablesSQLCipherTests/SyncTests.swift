@@ -6,7 +6,7 @@
     import Testing
 
     /// A `SyncContext` on encrypted stores pushes to and pulls from a real `sync-server` over HTTP.
-    @Suite struct SyncTests {
+    @Suite("Sync on encrypted stores") struct SyncTests {
         @Test func twoDevicesOnEncryptedStoresSyncThroughTheServer() async throws {
             let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
             try await server.start()

@@ -6,8 +6,7 @@ struct AuthenticationTests {
         try await ServerHarness.with({ $0.authToken = "s3cret" }, body)
     }
 
-    @Test("A request without the token gets 401")
-    func missingTokenIsUnauthorized() async throws {
+    @Test func aRequestWithoutTheTokenGets401() async throws {
         try await withTokenServer { server in
             let response = try await server.send(.get, "/tables/todo")
             #expect(response.status == 401)
@@ -15,8 +14,7 @@ struct AuthenticationTests {
         }
     }
 
-    @Test("A wrong token gets 401")
-    func wrongTokenIsUnauthorized() async throws {
+    @Test func aWrongTokenGets401() async throws {
         try await withTokenServer { server in
             let bearer = try await server.send(.get, "/tables/todo", headers: ["Authorization": "Bearer nope"])
             let zumo = try await server.send(.get, "/tables/todo", headers: ["X-ZUMO-AUTH": "nope"])
@@ -25,24 +23,21 @@ struct AuthenticationTests {
         }
     }
 
-    @Test("The token is accepted as Authorization: Bearer")
-    func bearerTokenIsAccepted() async throws {
+    @Test func theTokenIsAcceptedAsAuthorizationBearer() async throws {
         try await withTokenServer { server in
             let response = try await server.send(.get, "/tables/todo", headers: ["Authorization": "Bearer s3cret"])
             #expect(response.status == 200)
         }
     }
 
-    @Test("The token is accepted as X-ZUMO-AUTH")
-    func zumoAuthTokenIsAccepted() async throws {
+    @Test func theTokenIsAcceptedAsXZumoAuth() async throws {
         try await withTokenServer { server in
             let response = try await server.send(.get, "/tables/todo", headers: ["X-ZUMO-AUTH": "s3cret"])
             #expect(response.status == 200)
         }
     }
 
-    @Test("Without a configured token every request is allowed")
-    func noTokenConfiguredAllowsAll() async throws {
+    @Test func withoutAConfiguredTokenEveryRequestIsAllowed() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo")
             #expect(response.status == 200)

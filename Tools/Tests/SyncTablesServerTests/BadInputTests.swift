@@ -2,8 +2,7 @@ import Testing
 
 @Suite("Bad input gets a clear 4xx")
 struct BadInputTests {
-    @Test("A body over the size limit gets 413")
-    func oversizedBodyIsRefused() async throws {
+    @Test func aBodyOverTheSizeLimitGets413() async throws {
         try await ServerHarness.with({ $0.maxBodySize = 1000 }) { server in
             let big = "{\"id\":\"a\",\"text\":\"" + String(repeating: "x", count: 2000) + "\"}"
             let response = try await server.send(.post, "/tables/todo", json: big)
@@ -13,8 +12,7 @@ struct BadInputTests {
         }
     }
 
-    @Test("A body just under the limit is accepted")
-    func bodyWithinLimitIsAccepted() async throws {
+    @Test func aBodyJustUnderTheLimitIsAccepted() async throws {
         try await ServerHarness.with({ $0.maxBodySize = 1000 }) { server in
             let body = "{\"id\":\"a\",\"text\":\"" + String(repeating: "x", count: 900) + "\"}"
             let response = try await server.send(.post, "/tables/todo", json: body)
@@ -22,8 +20,8 @@ struct BadInputTests {
         }
     }
 
-    @Test("Malformed JSON gets 400", arguments: ["{", "{\"id\":}", "not json", "{\"a\":1}}", "\u{0}"])
-    func malformedJSONIsRefused(body: String) async throws {
+    @Test(arguments: ["{", "{\"id\":}", "not json", "{\"a\":1}}", "\u{0}"])
+    func malformedJSONGets400(body: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", json: body)
             #expect(response.status == 400)
@@ -31,10 +29,8 @@ struct BadInputTests {
         }
     }
 
-    @Test(
-        "A body that is not an object gets 400",
-        arguments: ["[]", "[{\"id\":\"a\"}]", "42", "\"text\"", "null", "true"])
-    func nonObjectBodyIsRefused(body: String) async throws {
+    @Test(arguments: ["[]", "[{\"id\":\"a\"}]", "42", "\"text\"", "null", "true"])
+    func aBodyThatIsNotAnObjectGets400(body: String) async throws {
         try await ServerHarness.with { server in
             let post = try await server.send(.post, "/tables/todo", json: body)
             #expect(post.status == 400)
@@ -42,8 +38,7 @@ struct BadInputTests {
         }
     }
 
-    @Test("Deeply nested JSON is refused with 400, not a crash")
-    func deeplyNestedJSONIsRefused() async throws {
+    @Test func deeplyNestedJSONIsRefusedWith400NotACrash() async throws {
         try await ServerHarness.with({ $0.maxBodySize = 1_000_000 }) { server in
             let body =
                 "{\"id\":\"a\",\"x\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
@@ -54,29 +49,25 @@ struct BadInputTests {
         }
     }
 
-    @Test("A JSON object with a repeated property name is refused with 400")
-    func duplicateKeysAreRefused() async throws {
+    @Test func aJSONObjectWithARepeatedPropertyNameIsRefusedWith400() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", json: #"{"id":"a","id":"b"}"#)
             #expect(response.status == 400)
         }
     }
 
-    @Test("An empty insert body gets 400")
-    func emptyBodyIsRefused() async throws {
+    @Test func anEmptyInsertBodyGets400() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", body: [])
             #expect(response.status == 400)
         }
     }
 
-    @Test(
-        "Table names that are not identifiers get 400 and never reach the store",
-        arguments: [
-            "todo;DROP%20TABLE%20x", "1abc", "a-b", "a%20b", "%27%3B--", "t%C3%A9", String(repeating: "a", count: 129),
-        ]
+    @Test(arguments: [
+        "todo;DROP%20TABLE%20x", "1abc", "a-b", "a%20b", "%27%3B--", "t%C3%A9", String(repeating: "a", count: 129),
+    ]
     )
-    func invalidTableNameIsRefused(name: String) async throws {
+    func tableNamesThatAreNotIdentifiersGet400AndNeverReachTheStore(name: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/\(name)")
             #expect(response.status == 400)
@@ -84,8 +75,7 @@ struct BadInputTests {
         }
     }
 
-    @Test("System table names (leading __) are not reachable: 404")
-    func systemTableIsNotFound() async throws {
+    @Test func systemTableNamesStartingWithTwoUnderscoresGet404() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/__operations")
             #expect(response.status == 404)
@@ -93,18 +83,15 @@ struct BadInputTests {
         }
     }
 
-    @Test("A malformed percent escape in the query string gets 400")
-    func malformedQueryEscapeIsRefused() async throws {
+    @Test func aMalformedPercentEscapeInTheQueryStringGets400() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo?$filter=%ZZ")
             #expect(response.status == 400)
         }
     }
 
-    @Test(
-        "Invalid $top and $skip values get 400",
-        arguments: ["$top=-1", "$top=abc", "$skip=-5", "$skip=1.5", "$top=99999999999999999999"])
-    func invalidPagingIsRefused(query: String) async throws {
+    @Test(arguments: ["$top=-1", "$top=abc", "$skip=-5", "$skip=1.5", "$top=99999999999999999999"])
+    func invalidTopAndSkipValuesGet400(query: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo?\(query)")
             #expect(response.status == 400)
@@ -112,8 +99,8 @@ struct BadInputTests {
         }
     }
 
-    @Test("An invalid item id in the path gets 400", arguments: ["%22quoted%22", "a%2Bb", "%2E%2E", "a%5Cb", "%20%20"])
-    func invalidPathIDIsRefused(id: String) async throws {
+    @Test(arguments: ["%22quoted%22", "a%2Bb", "%2E%2E", "a%5Cb", "%20%20"])
+    func anInvalidItemIdInThePathGets400(id: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo/\(id)")
             #expect(response.status == 400)

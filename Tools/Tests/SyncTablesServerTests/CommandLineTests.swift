@@ -8,9 +8,8 @@ import Testing
 struct CommandLineTests {
     private var executable: URL { ChildServers.executable }
 
-    @Test(
-        "sync-server serves requests on the port it logs and exits cleanly on SIGINT", .timeLimit(.minutes(1)))
-    func servesAndShutsDownOnSIGINT() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func syncServerServesRequestsOnThePortItLogsAndExitsCleanlyOnSIGINT() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
         let log = try ServerLogFile()
@@ -35,10 +34,8 @@ struct CommandLineTests {
         #expect(result.terminationStatus == .exited(0))
     }
 
-    @Test(
-        "sync-server --database serves from PostgreSQL; a malformed URL is refused before starting",
-        .enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
-    func servesFromPostgres() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
+    func syncServerDatabaseServesFromPostgreSQLAndRefusesAMalformedURL() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
         let malformed = try await Subprocess.run(
@@ -73,8 +70,7 @@ struct CommandLineTests {
         #expect(result.terminationStatus == .exited(0))
     }
 
-    @Test("Invalid options are refused before the server starts")
-    func invalidOptionsAreRefused() async throws {
+    @Test func invalidOptionsAreRefusedBeforeTheServerStarts() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
         let invalid = [
@@ -90,8 +86,8 @@ struct CommandLineTests {
         }
     }
 
-    @Test("--log-requests logs each request with its query string", .timeLimit(.minutes(1)))
-    func logRequestsShowsTheQueryString() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func logRequestsLogsEachRequestWithItsQueryString() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
         let log = try ServerLogFile()
@@ -121,8 +117,7 @@ struct CommandLineTests {
         #expect(text.contains("GET /tables/todo?$top=1&__includeDeleted=true 200"), "\(text)")
     }
 
-    @Test("sync-server on a port in use says so in one line naming the port and exits 1")
-    func portInUseIsOneLine() async throws {
+    @Test func syncServerOnAPortInUseSaysSoInOneLineNamingThePortAndExits1() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
         // Given a server already listening on a port

@@ -4,8 +4,7 @@ import Testing
 
 @Suite("Concurrent clients")
 struct ConcurrencyTests {
-    @Test("16 clients × 200 writes: every write lands exactly once and every version is distinct")
-    func concurrentWritesAreAllKept() async throws {
+    @Test func everyWriteOf16ClientsLandsExactlyOnceWithADistinctVersion() async throws {
         let clients = 16
         let itemsPerClient = 100  // each item is inserted, then updated: 200 writes per client
         try await ServerHarness.with({
@@ -49,8 +48,7 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("Concurrent inserts of the same id: exactly one 201, the rest 409")
-    func racingInsertsConflict() async throws {
+    @Test func concurrentInsertsOfTheSameIdGetExactlyOne201AndTheRest409() async throws {
         try await ServerHarness.with { server in
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<16 {
@@ -67,8 +65,7 @@ struct ConcurrencyTests {
         }
     }
 
-    @Test("Concurrent conditional updates with the same If-Match: exactly one wins, the rest get 412")
-    func racingConditionalUpdates() async throws {
+    @Test func concurrentUpdatesWithTheSameIfMatchHaveOneWinnerAndTheRestGet412() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":0}"#)
             let etag = "\"\(stored.string("version") ?? "")\""

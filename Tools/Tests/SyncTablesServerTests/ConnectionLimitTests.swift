@@ -3,10 +3,8 @@ import Testing
 
 @Suite("Connection limit")
 struct ConnectionLimitTests {
-    @Test(
-        "Beyond the connection limit a new request waits for a free connection instead of failing",
-        .timeLimit(.minutes(1)))
-    func requestWaitsForAFreeConnection() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func beyondTheConnectionLimitANewRequestWaitsInsteadOfFailing() async throws {
         try await ServerHarness.with({
             $0.connectionLimits = ConnectionLimits(idleTimeout: .seconds(30), maxConnections: 4)
         }) { server in

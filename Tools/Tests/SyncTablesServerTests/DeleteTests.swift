@@ -8,8 +8,7 @@ struct DeleteTests {
         try await ServerHarness.with({ $0.softDelete = .allTables }, body)
     }
 
-    @Test("Hard delete returns 200 with the deleted item and the row is gone")
-    func hardDeleteRemovesRow() async throws {
+    @Test func hardDeleteReturns200WithTheDeletedItemAndTheRowIsGone() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","text":"x"}"#)
             let response = try await server.send(.delete, "/tables/todo/a")
@@ -20,8 +19,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Delete of an unknown id gets 404")
-    func deleteUnknownIs404() async throws {
+    @Test func deleteOfAnUnknownIdGets404() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.delete, "/tables/todo/nope")
             #expect(response.status == 404)
@@ -29,8 +27,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Delete with a stale If-Match gets 412 with the server item and keeps the row")
-    func staleDeleteIs412() async throws {
+    @Test func deleteWithAStaleIfMatchGets412WithTheServerItemAndKeepsTheRow() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a"}"#)
             let response = try await server.send(.delete, "/tables/todo/a", headers: ["If-Match": "\"old\""])
@@ -40,8 +37,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Delete with the current If-Match succeeds")
-    func currentIfMatchDeletes() async throws {
+    @Test func deleteWithTheCurrentIfMatchSucceeds() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a"}"#)
             let response = try await server.send(
@@ -50,8 +46,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Soft delete marks the row deleted with a new version and updatedAt")
-    func softDeleteMarksRow() async throws {
+    @Test func softDeleteMarksTheRowDeletedWithANewVersionAndUpdatedAt() async throws {
         try await softDeleteServer { server in
             let stored = try await server.insert("todo", #"{"id":"a"}"#)
             let response = try await server.send(.delete, "/tables/todo/a")
@@ -64,8 +59,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Soft-deleted rows are hidden from lookups and queries unless __includeDeleted is given")
-    func softDeletedRowsAreHidden() async throws {
+    @Test func softDeletedRowsAreHiddenUnlessIncludeDeletedIsGiven() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             try await server.insert("todo", #"{"id":"b"}"#)
@@ -79,8 +73,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("An empty __includeDeleted value means false, for queries and lookups")
-    func emptyIncludeDeletedMeansFalse() async throws {
+    @Test func anEmptyIncludeDeletedValueMeansFalseForQueriesAndLookups() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             try await server.insert("todo", #"{"id":"b"}"#)
@@ -91,8 +84,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Deleting an already soft-deleted row gets 404")
-    func deletingTwiceIs404() async throws {
+    @Test func deletingAnAlreadySoftDeletedRowGets404() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             _ = try await server.send(.delete, "/tables/todo/a")
@@ -100,8 +92,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Updating a soft-deleted row gets 404")
-    func updatingDeletedIs404() async throws {
+    @Test func updatingASoftDeletedRowGets404() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             _ = try await server.send(.delete, "/tables/todo/a")
@@ -109,8 +100,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("POST /tables/{table}/{id} undeletes a soft-deleted row")
-    func undeleteRestoresRow() async throws {
+    @Test func postToAnItemUndeletesASoftDeletedRow() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a","text":"x"}"#)
             let deleted = try await server.send(.delete, "/tables/todo/a").object()
@@ -124,8 +114,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("Undelete with a stale If-Match gets 412")
-    func staleUndeleteIs412() async throws {
+    @Test func undeleteWithAStaleIfMatchGets412() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             _ = try await server.send(.delete, "/tables/todo/a")
@@ -135,16 +124,14 @@ struct DeleteTests {
         }
     }
 
-    @Test("Undelete of an unknown id gets 404")
-    func undeleteUnknownIs404() async throws {
+    @Test func undeleteOfAnUnknownIdGets404() async throws {
         try await softDeleteServer { server in
             let response = try await server.send(.post, "/tables/todo/nope")
             #expect(response.status == 404)
         }
     }
 
-    @Test("Inserting the id of a soft-deleted row gets 409 with the tombstone")
-    func insertOverTombstoneConflicts() async throws {
+    @Test func insertingTheIdOfASoftDeletedRowGets409WithTheTombstone() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             _ = try await server.send(.delete, "/tables/todo/a")
@@ -154,8 +141,7 @@ struct DeleteTests {
         }
     }
 
-    @Test("A $filter and the soft-delete exclusion combine")
-    func filterExcludesDeleted() async throws {
+    @Test func aFilterAndTheSoftDeleteExclusionCombine() async throws {
         try await softDeleteServer { server in
             try await server.insert("todo", #"{"id":"a","n":1}"#)
             try await server.insert("todo", #"{"id":"b","n":1}"#)
@@ -166,16 +152,14 @@ struct DeleteTests {
         }
     }
 
-    @Test("Undelete on a table without soft delete gets 405")
-    func undeleteWithoutSoftDeleteIs405() async throws {
+    @Test func undeleteOnATableWithoutSoftDeleteGets405() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             #expect(try await server.send(.post, "/tables/todo/a").status == 405)
         }
     }
 
-    @Test("Soft delete can be limited to listed tables")
-    func softDeletePerTable() async throws {
+    @Test func softDeleteCanBeLimitedToListedTables() async throws {
         try await ServerHarness.with({ $0.softDelete = .tables(["soft"]) }) { server in
             try await server.insert("soft", #"{"id":"a"}"#)
             try await server.insert("hard", #"{"id":"a"}"#)
@@ -189,8 +173,7 @@ struct DeleteTests {
 
 @Suite("DELETE answering 204")
 struct DeleteNoContentTests {
-    @Test("With deleteReturnsNoContent, DELETE answers 204 with an empty body and the row is gone")
-    func deleteAnswers204() async throws {
+    @Test func deleteReturnsNoContentAnswers204WithAnEmptyBodyAndRemovesTheRow() async throws {
         try await ServerHarness.with({ $0.deleteReturnsNoContent = true }) { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             let response = try await server.send(.delete, "/tables/todo/a")

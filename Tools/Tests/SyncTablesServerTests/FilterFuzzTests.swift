@@ -66,8 +66,7 @@ struct FilterMutator {
 
 @Suite("$filter fuzzing")
 struct FilterFuzzTests {
-    @Test("100,000 random and mutated filters parse or fail with a 400, and every parsed one runs on SQLite")
-    func inProcessFuzz() async throws {
+    @Test func everyOf100000RandomFiltersParsesOrFailsWithA400AndRunsOnSQLite() async throws {
         let store = try SQLiteStore.inMemory()
         let tables = TableService(
             store: store,
@@ -107,8 +106,7 @@ struct FilterFuzzTests {
         try await store.close()
     }
 
-    @Test("2,000 random and mutated filters over HTTP get 200 or 400, never 500 or a dropped connection")
-    func httpFuzz() async throws {
+    @Test func randomFiltersOverHTTPGet200Or400NeverA500OrADroppedConnection() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.post, "/__test/seed/items", json: filterRows)
             var mutator = FilterMutator(

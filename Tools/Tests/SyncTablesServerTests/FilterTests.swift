@@ -144,8 +144,8 @@ let invalidFilters: [String] = [
 
 @Suite("$filter over HTTP")
 struct FilterTests {
-    @Test("Filter cases select exactly the expected rows", arguments: filterCases)
-    func filterSelectsExpectedRows(testCase: FilterCase) async throws {
+    @Test(arguments: filterCases)
+    func filterCasesSelectExactlyTheExpectedRows(testCase: FilterCase) async throws {
         try await ServerHarness.with { server in
             let seeded = try await server.send(.post, "/__test/seed/items", json: filterRows)
             try #require(seeded.status == 201, "\(seeded.text)")
@@ -155,13 +155,12 @@ struct FilterTests {
         }
     }
 
-    @Test("The table has at least 60 filter cases")
-    func enoughCases() {
+    @Test func theTableHasAtLeast60FilterCases() {
         #expect(filterCases.count >= 60)
     }
 
-    @Test("Invalid filters get 400 with a message saying what is wrong", arguments: invalidFilters)
-    func invalidFilterIs400(filter: String) async throws {
+    @Test(arguments: invalidFilters)
+    func invalidFiltersGet400WithAMessageSayingWhatIsWrong(filter: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/items?$filter=\(filter.queryEncoded)")
             #expect(response.status == 400)
@@ -170,8 +169,7 @@ struct FilterTests {
         }
     }
 
-    @Test("A flat chain of 500 id alternatives (GUIDs, about 25 KB) selects exactly those rows")
-    func longOrChainOfIds() async throws {
+    @Test func aFlatChainOf500IdAlternativesSelectsExactlyThoseRows() async throws {
         try await ServerHarness.with { server in
             let ids = (0..<600).map { String(format: "%08x-0000-4000-8000-%012x", $0, $0 * 7919) }
             let rows = ids.map { #"{"id":"\#($0)"}"# }.joined(separator: ",")
@@ -188,8 +186,7 @@ struct FilterTests {
         }
     }
 
-    @Test("A '+' in the query string is a space (form encoding), so curl --data-urlencode filters work")
-    func plusDecodesToSpace() async throws {
+    @Test func aPlusInTheQueryStringIsASpaceSoCurlDataUrlencodeFiltersWork() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.post, "/__test/seed/items", json: filterRows)
             let response = try await server.send(.get, "/tables/items?$filter=text+eq+'banana'")
@@ -197,8 +194,7 @@ struct FilterTests {
         }
     }
 
-    @Test("A raw '+' in a date offset reads as a space and is refused; %2B is a plus")
-    func rawPlusInDateOffsetIsRefused() async throws {
+    @Test func aRawPlusInADateOffsetReadsAsASpaceAndIsRefused() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.post, "/__test/seed/items", json: filterRows)
             let raw = try await server.send(
@@ -210,8 +206,7 @@ struct FilterTests {
         }
     }
 
-    @Test("The .NET incremental pull query works as sent")
-    func dotNetIncrementalPullQuery() async throws {
+    @Test func theDotNetIncrementalPullQueryWorksAsSent() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.post, "/__test/seed/items", json: filterRows)
             let query =
@@ -222,8 +217,7 @@ struct FilterTests {
         }
     }
 
-    @Test("The iOS incremental pull query works as sent")
-    func iOSIncrementalPullQuery() async throws {
+    @Test func theIOSIncrementalPullQueryWorksAsSent() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.post, "/__test/seed/items", json: filterRows)
             let query =
@@ -233,8 +227,7 @@ struct FilterTests {
         }
     }
 
-    @Test("Property names and values that look like SQL are just data")
-    func injectionIsInert() async throws {
+    @Test func propertyNamesAndValuesThatLookLikeSQLAreJustData() async throws {
         try await ServerHarness.with { server in
             try await server.insert(
                 "items", #"{"id":"x","weird; DROP TABLE items":"v","text":"'; DROP TABLE items; --"}"#)

@@ -16,10 +16,8 @@ import Testing
 /// lock a test session holds (released on demand), or by a delay fault longer than the drain timeout.
 @Suite("sync-server graceful shutdown")
 struct GracefulShutdownTests {
-    @Test(
-        "SIGTERM: /ready answers 503 at once, /health 200, the request in flight (held by a row lock) finishes, then the server exits 0",
-        .enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(2)))
-    func drainsTheRequestInFlight() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(2)))
+    func sigtermMakesReadyAnswer503FinishesTheRequestInFlightThenExits0() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         let url = try #require(TestBackend.postgresURL)
         let arguments = [
@@ -55,10 +53,8 @@ struct GracefulShutdownTests {
         #expect(ended == [.exited(0)])
     }
 
-    @Test(
-        "SIGTERM with a request that outlasts --drain-timeout: the request is cut off and the server exits 0",
-        .timeLimit(.minutes(1)))
-    func drainTimeoutCutsOff() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestOutlastingTheDrainTimeoutAfterSIGTERMIsCutOffAndTheServerExits0() async throws {
         let (outcome, ended) = try await ChildServers.with(
             count: 1, arguments: ["--in-memory", "--enable-test-controls", "--drain-timeout", "1"]
         ) { servers in

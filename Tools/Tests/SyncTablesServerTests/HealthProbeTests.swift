@@ -9,8 +9,7 @@ import Testing
 /// ``GracefulShutdownTests``).
 @Suite("Load balancer probes")
 struct HealthProbeTests {
-    @Test("/health and /ready answer 200 without a token or protocol version; other methods get 405")
-    func probesAnswer() async throws {
+    @Test func healthAndReadyAnswer200WithoutTokenOrVersionOtherMethodsGet405() async throws {
         try await ServerHarness.with({ $0.authToken = "secret" }) { harness in
             let health = try await harness.send(.get, "/health", apiVersion: nil)
             #expect(health.status == 200)
@@ -26,10 +25,8 @@ struct HealthProbeTests {
         }
     }
 
-    @Test(
-        "/ready answers 503 naming the cause when the server's PostgreSQL schema is gone; /health stays 200",
-        .enabled(if: TestBackend.isPostgres))
-    func readyFailsWithoutTheSchema() async throws {
+    @Test(.enabled(if: TestBackend.isPostgres))
+    func readyAnswers503NamingTheCauseWhenThePostgreSQLSchemaIsGone() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         try await ServerHarness.with({ $0.storage = .postgres(database) }) { harness in
             try await harness.insert("todo", #"{"id":"a"}"#)
@@ -41,10 +38,8 @@ struct HealthProbeTests {
         }
     }
 
-    @Test(
-        "/ready answers 503 once PostgreSQL cannot be reached (the link to it is cut); /health stays 200",
-        .enabled(if: TestBackend.isPostgres))
-    func readyFailsWithoutTheDatabase() async throws {
+    @Test(.enabled(if: TestBackend.isPostgres))
+    func readyAnswers503OncePostgreSQLCannotBeReachedWhileHealthStays200() async throws {
         var database = try TestBackend.freshPostgresDatabase()
         let direct = database
         let proxy = try await SlowLinkProxy(

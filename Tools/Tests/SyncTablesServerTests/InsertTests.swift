@@ -5,8 +5,7 @@ import Testing
 
 @Suite("POST /tables/{table} inserts")
 struct InsertTests {
-    @Test("Insert returns 201 with the stored item, system properties and a quoted ETag")
-    func insertReturnsStoredItem() async throws {
+    @Test func insertReturns201WithTheStoredItemSystemPropertiesAndAQuotedETag() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", json: #"{"id":"a","text":"Buy milk","n":2}"#)
             #expect(response.status == 201)
@@ -22,12 +21,10 @@ struct InsertTests {
         }
     }
 
-    @Test(
-        "Insert without an id, with null or with an empty id gets a generated id",
-        arguments: [
-            #"{"text":"x"}"#, #"{"id":null,"text":"x"}"#, #"{"id":"","text":"x"}"#,
-        ])
-    func insertGeneratesMissingID(body: String) async throws {
+    @Test(arguments: [
+        #"{"text":"x"}"#, #"{"id":null,"text":"x"}"#, #"{"id":"","text":"x"}"#,
+    ])
+    func insertWithoutAnIdWithNullOrWithAnEmptyIdGetsAGeneratedId(body: String) async throws {
         try await ServerHarness.with { server in
             let item = try await server.insert("todo", body)
             let id = try #require(item.string("id"))
@@ -36,8 +33,7 @@ struct InsertTests {
         }
     }
 
-    @Test("Inserting an existing id gets 409 with the current server item and its ETag")
-    func duplicateInsertConflicts() async throws {
+    @Test func insertingAnExistingIdGets409WithTheCurrentServerItemAndItsETag() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","text":"first"}"#)
             let response = try await server.send(.post, "/tables/todo", json: #"{"id":"a","text":"second"}"#)
@@ -47,12 +43,10 @@ struct InsertTests {
         }
     }
 
-    @Test(
-        "Reserved properties are refused with 400, in any letter case",
-        arguments: [
-            "createdAt", "updatedAt", "deleted", "CREATEDAT", "UpdatedAt", "Deleted",
-        ])
-    func reservedPropertyIsRefused(name: String) async throws {
+    @Test(arguments: [
+        "createdAt", "updatedAt", "deleted", "CREATEDAT", "UpdatedAt", "Deleted",
+    ])
+    func reservedPropertiesAreRefusedWith400InAnyLetterCase(name: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.post, "/tables/todo", json: "{\"id\":\"a\",\"\(name)\":false}")
             #expect(response.status == 400)
@@ -61,8 +55,7 @@ struct InsertTests {
         }
     }
 
-    @Test("A version in an insert body is ignored")
-    func insertIgnoresBodyVersion() async throws {
+    @Test func aVersionInAnInsertBodyIsIgnored() async throws {
         try await ServerHarness.with { server in
             let item = try await server.insert("todo", #"{"id":"a","version":"client-made"}"#)
             #expect(item.string("version") != "client-made")
@@ -85,8 +78,7 @@ struct InsertTests {
         }
     }
 
-    @Test("A 255-character id is valid and 256 is not")
-    func idLengthLimit() async throws {
+    @Test func a255CharacterIdIsValidAnd256IsNot() async throws {
         try await ServerHarness.with { server in
             let ok = try await server.send(
                 .post, "/tables/todo", json: "{\"id\":\"\(String(repeating: "a", count: 255))\"}")
@@ -97,8 +89,7 @@ struct InsertTests {
         }
     }
 
-    @Test("Ids are case-sensitive: 'A' and 'a' are two rows")
-    func idsAreCaseSensitive() async throws {
+    @Test func idsAreCaseSensitiveSoUpperAndLowerAAreTwoRows() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             let upper = try await server.send(.post, "/tables/todo", json: #"{"id":"A"}"#)
@@ -106,8 +97,7 @@ struct InsertTests {
         }
     }
 
-    @Test("Ids with spaces and unicode round-trip through a percent-encoded path")
-    func percentEncodedPathID() async throws {
+    @Test func idsWithSpacesAndUnicodeRoundTripThroughAPercentEncodedPath() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"my item é"}"#)
             let response = try await server.send(.get, "/tables/todo/my%20item%20%C3%A9")
@@ -116,8 +106,7 @@ struct InsertTests {
         }
     }
 
-    @Test("Every write gets a new version")
-    func versionsChangeOnEveryWrite() async throws {
+    @Test func everyWriteGetsANewVersion() async throws {
         try await ServerHarness.with { server in
             let first = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let second = try await server.send(.patch, "/tables/todo/a", json: #"{"n":2}"#).object()

@@ -27,10 +27,8 @@ struct KeysetPagingTests {
          {"id":"g","n":"text"},{"id":"h","n":3},{"id":"i","n":-1},{"id":"j","n":"abc"},{"id":"k","n":true}]
         """
 
-    @Test(
-        "Following links gives exactly the one-request order for ascending, descending, nulls, ties and mixed types",
-        arguments: ["", "n", "n desc", "n,id desc", "n desc,id desc"])
-    func linksFollowTheRequestedOrder(orderBy: String) async throws {
+    @Test(arguments: ["", "n", "n desc", "n,id desc", "n desc,id desc"])
+    func followingLinksGivesExactlyTheOrderOfASingleRequest(orderBy: String) async throws {
         try await ServerHarness.with({ $0.pageSize = 2 }) { server in
             _ = try await server.send(.post, "/__test/seed/items", json: Self.mixedRows)
             let order = orderBy.isEmpty ? "" : "&$orderby=\(orderBy.queryEncoded)"
@@ -45,8 +43,7 @@ struct KeysetPagingTests {
         }
     }
 
-    @Test("Rows inserted before the page boundary do not shift the next page")
-    func insertsBeforeTheBoundaryDoNotShiftPages() async throws {
+    @Test func rowsInsertedBeforeThePageBoundaryDoNotShiftTheNextPage() async throws {
         try await ServerHarness.with({ $0.pageSize = 5 }) { server in
             for index in 0..<10 { try await server.insert("todo", #"{"id":"r\#(index)"}"#) }
             let first = try await server.send(.get, "/tables/todo?$top=10")
@@ -58,8 +55,7 @@ struct KeysetPagingTests {
         }
     }
 
-    @Test("Links over 300 rows with one updatedAt walk them once, in id order, while rows are added on both sides")
-    func equalTimestampsAreWalkedOnce() async throws {
+    @Test func linksOver300RowsWithOneUpdatedAtWalkThemOnceInIdOrder() async throws {
         try await ServerHarness.with({ $0.pageSize = 50 }) { server in
             let stamp = JSONValue.string("2026-01-01T00:00:00.000Z")
             let rows = (0..<300).map { JSONObject(["id": .string(String(format: "m%03d", $0)), "updatedAt": stamp]) }
@@ -88,8 +84,8 @@ struct KeysetPagingTests {
         }
     }
 
-    @Test("An invalid $skiptoken is a 400", arguments: ["x", "WyJhIl0", "eyJhIjoxfQ", "AAAA"])
-    func invalidTokenIs400(token: String) async throws {
+    @Test(arguments: ["x", "WyJhIl0", "eyJhIjoxfQ", "AAAA"])
+    func anInvalidSkipTokenIsA400(token: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo?$skiptoken=\(token)")
             #expect(response.status == 400)
@@ -97,8 +93,7 @@ struct KeysetPagingTests {
         }
     }
 
-    @Test("The count of a keyset page counts every matching row")
-    func countIgnoresTheBoundary() async throws {
+    @Test func theCountOfAKeysetPageCountsEveryMatchingRow() async throws {
         try await ServerHarness.with { server in
             for index in 0..<4 { try await server.insert("todo", #"{"id":"r\#(index)"}"#) }
             let token = Keyset(values: [.string("r1")], id: "r1").token
@@ -112,8 +107,7 @@ struct KeysetPagingTests {
         }
     }
 
-    @Test("A $select without the sort key falls back to a $skip link")
-    func selectWithoutSortKeyFallsBackToSkip() async throws {
+    @Test func aSelectWithoutTheSortKeyFallsBackToASkipLink() async throws {
         try await ServerHarness.with({ $0.pageSize = 2 }) { server in
             _ = try await server.send(.post, "/__test/seed/items", json: Self.mixedRows)
             let response = try await server.send(.get, "/tables/items?$top=4&$orderby=n&$select=id")

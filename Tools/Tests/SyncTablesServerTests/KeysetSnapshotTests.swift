@@ -8,10 +8,8 @@ import Testing
 /// after it); on PostgreSQL they are read in one snapshot, so a row that changes meanwhile is in the page once.
 @Suite("Keyset page slices in one snapshot (PostgreSQL)")
 struct KeysetSnapshotTests {
-    @Test(
-        "A row updated between two slice reads (the write injected there) is in the page once, as it was",
-        .enabled(if: TestBackend.postgresURL != nil))
-    func sliceReadsShareOneSnapshot() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil))
+    func aRowUpdatedBetweenTwoSliceReadsIsInThePageOnceAsItWas() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         let storage = try await PostgresTableStorage.open(database, logger: Logger(label: "test"))
         do {

@@ -5,10 +5,10 @@ import Testing
 @_spi(SyncTablesTools) @testable import SyncTablesSQLite
 @testable import SyncTablesServer
 
-/// Incremental pulls while writes are in flight, in 100 seeded orders on the backend the suite runs on. The §5.7
+/// Incremental pulls while writes are in flight, in 100 seeded orders on the backend the suite runs on. The
 /// `$skip` client (``SkipPuller``) and the keyset client (``KeysetPuller``) page while up to four writes, at most
 /// one per row, run on connections of their own. At the end every client holds every row's latest version
-/// (nothing missed), and no pull returned a row version twice (except the §5.7 client's re-fetch of the row at
+/// (nothing missed), and no pull returned a row version twice (except the `$skip` client's re-fetch of the row at
 /// its watermark). The seed is in every failure message.
 ///
 /// On PostgreSQL, direct database sessions (at most two at once) also hold writes open:
@@ -29,16 +29,14 @@ import Testing
 /// several requests in flight at once. Which request the server serves first is up to the scheduler: a seed fixes
 /// the test's steps, not the server's order.
 ///
-/// The §5.7 algorithm's limit (see the DocC article "Change order") needs two commits between a page holding only
+/// The `$skip` algorithm's limit (see the DocC article "Change order") needs two commits between a page holding only
 /// the row at the client's watermark and its `$skip` follow-up, one of them rewriting that row. So no hold is
 /// released while the client is mid-`$skip`, and before each of its pages at most one unfinished write is free to
 /// commit.
 @Suite("Incremental pulls interleaved with late commits")
 struct LateCommitInterleavingTests {
-    @Test(
-        "100 seeded interleavings with writes in flight: zero rows missed, zero returned twice in one pull",
-        .timeLimit(.minutes(5)))
-    func seededInterleavings() async throws {
+    @Test(.timeLimit(.minutes(5)))
+    func noRowIsMissedOrReturnedTwiceInOnePullIn100InterleavingsWithWritesInFlight() async throws {
         let configure = { (configuration: inout SyncServerConfiguration) in
             configuration.softDelete = .allTables
             configuration.pageSize = 4
@@ -209,7 +207,7 @@ private struct Interleaving {
         truth[id] = try response.object()
     }
 
-    /// One page of the §5.7 client, with at most one unheld write unfinished (see the suite's comment).
+    /// One page of the `$skip` client, with at most one unheld write unfinished (see the suite's comment).
     private mutating func skipStep() async throws {
         while inFlight.values.filter(\.blockers.isEmpty).count > 1 { try await finishOne() }
         try await skipClient.step(connection)

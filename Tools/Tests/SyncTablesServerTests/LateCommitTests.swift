@@ -17,10 +17,8 @@ import Testing
 /// store's serial actor. Held longer than the store's busy timeout, the write fails with 503 and changes nothing.
 @Suite("Late commits")
 struct LateCommitTests {
-    @Test(
-        "A write held open while later writes commit and a client pulls is returned by the next incremental pull",
-        .enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
-    func lateCommitIsPulledNextTime() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
+    func aWriteHeldOpenWhileLaterWritesCommitIsReturnedByTheNextIncrementalPull() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         try await ServerHarness.with({ $0.storage = .postgres(database) }) { server in
             let original = try await server.insert("todo", #"{"id":"x","text":"early"}"#)
@@ -52,10 +50,8 @@ struct LateCommitTests {
         try await TestBackend.dropSchema(of: database)
     }
 
-    @Test(
-        "SQLite: writes sent while another connection holds the write lock commit later; the next pull returns them",
-        .timeLimit(.minutes(1)))
-    func sqliteHeldWriterCommitsAfterRelease() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func onSQLiteWritesWaitingForAnotherConnectionsLockArePulledOnceTheyCommit() async throws {
         try await Self.withHeldSQLiteFile(busyTimeoutMilliseconds: 20_000) { server, holder in
             let original = try await server.insert("todo", #"{"id":"x","text":"early"}"#)
             let token = try #require(original.string("updatedAt"))
@@ -99,10 +95,8 @@ struct LateCommitTests {
         }
     }
 
-    @Test(
-        "SQLite: a write held out longer than the store's busy timeout answers 503 and changes nothing",
-        .timeLimit(.minutes(1)))
-    func sqliteWriteHeldPastBusyTimeoutFails() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func onSQLiteAWriteHeldPastTheBusyTimeoutAnswers503AndChangesNothing() async throws {
         try await Self.withHeldSQLiteFile(busyTimeoutMilliseconds: 200) { server, holder in
             let original = try await server.insert("todo", #"{"id":"x","text":"early"}"#)
             try holder.execute("BEGIN IMMEDIATE")
@@ -159,7 +153,8 @@ struct LateCommitTests {
         Issue.record("the server never received \(count) requests")
     }
 
-    /// One incremental pull as the v2 clients send it (PROTOCOL §5.7), all pages.
+    /// One incremental pull as the v2 clients send it (see the *Wire protocol* article of SyncTables, section
+    /// *Incremental pull*), all pages.
     static func pull(_ server: ServerHarness, since token: String) async throws -> [JSONObject] {
         var rows: [JSONObject] = []
         var skip = 0

@@ -6,8 +6,7 @@ import Testing
 
 @Suite("Server lifecycle")
 struct LifecycleTests {
-    @Test("A server on port 0 gets an ephemeral port and reports its URL")
-    func ephemeralPortAndURL() async throws {
+    @Test func aServerOnPort0GetsAnEphemeralPortAndReportsItsURL() async throws {
         let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         #expect(server.port == nil)
         try await server.start()
@@ -18,16 +17,14 @@ struct LifecycleTests {
         #expect(server.port == nil)
     }
 
-    @Test("Starting a running server throws")
-    func doubleStartThrows() async throws {
+    @Test func startingARunningServerThrows() async throws {
         let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         try await server.start()
         await #expect(throws: SyncServerError.alreadyStarted) { try await server.start() }
         try await server.stop()
     }
 
-    @Test("Binding a port that is taken fails to start instead of hanging")
-    func takenPortFails() async throws {
+    @Test func bindingAPortThatIsTakenFailsToStartInsteadOfHanging() async throws {
         let first = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         try await first.start()
         let port = try #require(first.port)
@@ -38,8 +35,7 @@ struct LifecycleTests {
         try await first.stop()
     }
 
-    @Test("Test controls exist only when enabled")
-    func testControlsFlag() async throws {
+    @Test func theTestControlsExistOnlyWhenEnabled() async throws {
         let off = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         let on = try await SyncServer(
             configuration: SyncServerConfiguration(storage: .inMemory, enableTestControls: true)

@@ -6,8 +6,7 @@ import Testing
 
 @Suite("File storage")
 struct PersistenceTests {
-    @Test("Rows written to a database file survive a restart, and versions keep changing")
-    func rowsSurviveRestart() async throws {
+    @Test func rowsWrittenToADatabaseFileSurviveARestartAndVersionsKeepChanging() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sync-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -11,8 +11,7 @@ import Testing
 /// ``TestBackend``.)
 @Suite("PostgreSQL backend")
 struct PostgresBackendTests {
-    @Test("A postgres:// URL gives host, port, user, password, database and TLS mode")
-    func parsesURL() throws {
+    @Test func aPostgresURLGivesHostPortUserPasswordDatabaseAndTLSMode() throws {
         let database = try PostgresStorage(url: "postgres://sync%40app:p%3Ass@db.example.com:6543/app?sslmode=require")
         #expect(database.host == "db.example.com")
         #expect(database.port == 6543)
@@ -24,18 +23,15 @@ struct PostgresBackendTests {
         #expect(defaults.port == 5432 && defaults.database == nil && defaults.tls == .disable)
     }
 
-    @Test(
-        "Malformed PostgreSQL URLs are refused with the reason",
-        arguments: [
-            "mysql://u@h/db", "postgres://h/db", "postgres://u@/db", "postgres://u@h/db?sslmode=maybe",
-            "postgres://u@h/db?pool=3",
-        ])
-    func refusesMalformedURL(_ url: String) {
+    @Test(arguments: [
+        "mysql://u@h/db", "postgres://h/db", "postgres://u@/db", "postgres://u@h/db?sslmode=maybe",
+        "postgres://u@h/db?pool=3",
+    ])
+    func malformedPostgreSQLURLsAreRefusedWithTheReason(_ url: String) {
         #expect(throws: PostgresURLError.self) { try PostgresStorage(url: url) }
     }
 
-    @Test("A server on an unreachable database fails to start with a clear error instead of serving")
-    func unreachableDatabaseFailsAtStart() async throws {
+    @Test func aServerOnAnUnreachableDatabaseFailsToStartWithAClearError() async throws {
         // Nothing listens on port 1: the connection is refused at once.
         let database = PostgresStorage(host: "127.0.0.1", port: 1, username: "nobody")
         await #expect(throws: PostgresStorageError.self) {
@@ -43,10 +39,8 @@ struct PostgresBackendTests {
         }
     }
 
-    @Test(
-        "sslmode=require against a PostgreSQL without TLS (the throw-away test cluster) fails at start, saying why",
-        .enabled(if: TestBackend.postgresURL != nil))
-    func requiredTLSMissingFailsAtStart() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil))
+    func sslmodeRequireWithoutTLSOnTheServerFailsAtStartSayingWhy() async throws {
         var database = try TestBackend.freshPostgresDatabase()
         database.tls = .require
         do {
@@ -58,10 +52,8 @@ struct PostgresBackendTests {
         }
     }
 
-    @Test(
-        "Two server instances on one database: one table, distinct versions, If-Match conflicts across them",
-        .enabled(if: TestBackend.postgresURL != nil))
-    func twoInstancesShareTables() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil))
+    func twoInstancesOnOneDatabaseShareTablesVersionsAndIfMatchConflicts() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         defer { Task { try? await TestBackend.dropSchema(of: database) } }
         try await ServerHarness.with({ $0.storage = .postgres(database) }) { first in
@@ -94,10 +86,8 @@ struct PostgresBackendTests {
         }
     }
 
-    @Test(
-        "A new instance counts a table's properties from the database: deleted rows' too, and an older server's once",
-        .enabled(if: TestBackend.postgresURL != nil))
-    func newInstanceKnowsTheTableProperties() async throws {
+    @Test(.enabled(if: TestBackend.postgresURL != nil))
+    func aNewInstanceCountsATablesPropertiesFromTheDatabaseDeletedRowsIncluded() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         defer { Task { try? await TestBackend.dropSchema(of: database) } }
         let configure: (inout SyncServerConfiguration) -> Void = {

@@ -4,16 +4,14 @@ import Testing
 
 @Suite("ZUMO-API-VERSION check")
 struct ProtocolVersionTests {
-    @Test("A 2.0.x version in the header is accepted")
-    func headerVersionIsAccepted() async throws {
+    @Test func everyVersion2Dot0DotXInTheHeaderIsAccepted() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo", apiVersion: "2.0.17")
             #expect(response.status == 200)
         }
     }
 
-    @Test("A version in the zumo-api-version query parameter is accepted, name in any case")
-    func queryVersionIsAccepted() async throws {
+    @Test func aVersionInTheZumoApiVersionQueryParameterIsAcceptedInAnyCase() async throws {
         try await ServerHarness.with { server in
             let lower = try await server.send(.get, "/tables/todo?zumo-api-version=2.0.0", apiVersion: nil)
             let upper = try await server.send(.get, "/tables/todo?ZUMO-API-VERSION=2.0.0", apiVersion: nil)
@@ -22,8 +20,7 @@ struct ProtocolVersionTests {
         }
     }
 
-    @Test("A missing version is refused with 400 and the reference message")
-    func missingVersionIsRefused() async throws {
+    @Test func aMissingVersionIsRefusedWith400AndTheReferenceMessage() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo", apiVersion: nil)
             #expect(response.status == 400)
@@ -35,10 +32,8 @@ struct ProtocolVersionTests {
         }
     }
 
-    @Test(
-        "Wrong versions are refused with 400",
-        arguments: ["1.0.0", "3.0.0", "2.1.0", "2.0", "2.0.x", "2.0.0.1", "v2.0.0", ""])
-    func wrongVersionIsRefused(version: String) async throws {
+    @Test(arguments: ["1.0.0", "3.0.0", "2.1.0", "2.0", "2.0.x", "2.0.0.1", "v2.0.0", ""])
+    func wrongVersionsAreRefusedWith400(version: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo", apiVersion: version)
             #expect(response.status == 400)
@@ -46,8 +41,7 @@ struct ProtocolVersionTests {
         }
     }
 
-    @Test("A wrong version in the query is refused")
-    func wrongQueryVersionIsRefused() async throws {
+    @Test func aWrongVersionInTheQueryIsRefused() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo?zumo-api-version=3.0.0", apiVersion: nil)
             #expect(response.status == 400)

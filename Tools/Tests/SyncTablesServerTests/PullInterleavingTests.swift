@@ -6,14 +6,14 @@ import Testing
 
 /// Writes interleaved with the pages of incremental pulls, in 100 seeded orders, on the backend the suite runs on
 /// (SQLite, or PostgreSQL with `SYNC_TEST_BACKEND=postgres`). Two clients pull: one with the v2 clients'
-/// `updatedAt ge T` + `$skip` algorithm (PROTOCOL §5.7), one following keyset next links. Every row a client
+/// `updatedAt ge T` + `$skip` algorithm (see the *Wire protocol* article of SyncTables, section *Incremental
+/// pull*), one following keyset next links. Every row a client
 /// holds at the end is the server's latest version (nothing missed), and no pull returns a row version twice
-/// (except the §5.7 client's expected re-fetch of the row at its watermark). The seed of a failing order is in
+/// (except the `$skip` client's expected re-fetch of the row at its watermark). The seed of a failing order is in
 /// the failure message.
 @Suite("Incremental pulls interleaved with writes")
 struct PullInterleavingTests {
-    @Test("100 seeded interleavings of writes and pull pages: zero rows missed, zero returned twice in one pull")
-    func seededInterleavings() async throws {
+    @Test func noRowIsMissedOrReturnedTwiceInOnePullIn100InterleavingsOfWritesAndPages() async throws {
         try await ServerHarness.with({
             $0.softDelete = .allTables
             $0.pageSize = 4
@@ -34,7 +34,7 @@ struct PullInterleavingTests {
         var keysetClient = KeysetPuller(table: table, port: connection.port)
         var writesLeft = 24
         while writesLeft > 0 {
-            // The §5.7 client's `$skip` step follows its previous page at once: a rewrite of the row at its
+            // The `$skip` client's next step follows its previous page at once: a rewrite of the row at its
             // watermark in between shifts what `$skip` skips (a limit of that algorithm; keyset links have none).
             let choice = skipClient.isSkipping ? 0 : Int.random(in: 0..<3, using: &random)
             switch choice {

@@ -16,8 +16,7 @@ struct QueryTests {
         try await server.controls.seed(table: table, items: items)
     }
 
-    @Test("A query returns a bare JSON array of items, with no ETag")
-    func queryReturnsArray() async throws {
+    @Test func aQueryReturnsABareJSONArrayOfItemsWithNoETag() async throws {
         try await ServerHarness.with { server in
             try await seedRows(server, count: 3)
             let response = try await server.send(.get, "/tables/todo")
@@ -28,8 +27,7 @@ struct QueryTests {
         }
     }
 
-    @Test("Rows are capped at the page size and a Link without angle brackets points at the rest")
-    func pageSizeCapsRowsWithLink() async throws {
+    @Test func rowsAreCappedAtThePageSizeAndALinkWithoutAngleBracketsPointsAtTheRest() async throws {
         try await ServerHarness.with({ $0.pageSize = 5 }) { server in
             try await seedRows(server, count: 12)
             let response = try await server.send(.get, "/tables/todo?$top=10&$skip=0&__includeDeleted=true")
@@ -44,8 +42,7 @@ struct QueryTests {
         }
     }
 
-    @Test("Following Link headers walks every row exactly once")
-    func followingLinksWalksAllRows() async throws {
+    @Test func followingLinkHeadersWalksEveryRowExactlyOnce() async throws {
         try await ServerHarness.with({ $0.pageSize = 5 }) { server in
             try await seedRows(server, count: 12)
             var path: String? = "/tables/todo?$top=1000"
@@ -62,8 +59,7 @@ struct QueryTests {
         }
     }
 
-    @Test("No Link when $top fits in one page or when all requested rows came back")
-    func noLinkWhenComplete() async throws {
+    @Test func noLinkWhenTopFitsInOnePageOrAllRequestedRowsCameBack() async throws {
         try await ServerHarness.with({ $0.pageSize = 5 }) { server in
             try await seedRows(server, count: 12)
             #expect(try await server.send(.get, "/tables/todo?$top=5").header("Link") == nil)
@@ -72,8 +68,7 @@ struct QueryTests {
         }
     }
 
-    @Test("Custom parameters and the filter are kept in the Link, percent-encoding as sent")
-    func linkKeepsOtherParameters() async throws {
+    @Test func customParametersAndTheFilterAreKeptInTheLinkAsSent() async throws {
         try await ServerHarness.with({ $0.pageSize = 2 }) { server in
             try await seedRows(server, count: 6)
             let response = try await server.send(.get, "/tables/todo?$skip=1&mykey=my%20value&$top=4&$orderby=n%20desc")
@@ -86,8 +81,7 @@ struct QueryTests {
         }
     }
 
-    @Test("Without $top the page size applies and the link asks for the rest of max top")
-    func missingTopUsesMaxTop() async throws {
+    @Test func withoutTopThePageSizeAppliesAndTheLinkAsksForTheRestOfMaxTop() async throws {
         try await ServerHarness.with({ $0.pageSize = 5 }) { server in
             try await seedRows(server, count: 7)
             let response = try await server.send(.get, "/tables/todo")
@@ -99,8 +93,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$top above max top is refused with the reference message")
-    func topAboveMaxIs400() async throws {
+    @Test func topAboveMaxTopIsRefusedWithTheReferenceMessage() async throws {
         try await ServerHarness.with({ $0.maxTop = 100 }) { server in
             let response = try await server.send(.get, "/tables/todo?$top=101")
             #expect(response.status == 400)
@@ -109,8 +102,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$top=0 returns no rows and no link")
-    func topZero() async throws {
+    @Test func topZeroReturnsNoRowsAndNoLink() async throws {
         try await ServerHarness.with { server in
             try await seedRows(server, count: 3)
             let response = try await server.send(.get, "/tables/todo?$top=0")
@@ -119,8 +111,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$skip skips rows")
-    func skipSkipsRows() async throws {
+    @Test func skipSkipsRows() async throws {
         try await ServerHarness.with { server in
             try await seedRows(server, count: 5)
             #expect(try await server.send(.get, "/tables/todo?$skip=3").ids() == ["r03", "r04"])
@@ -128,8 +119,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$orderby accepts asc, desc and no direction, and breaks ties by id")
-    func orderByForms() async throws {
+    @Test func orderByAcceptsAscDescAndNoDirectionAndBreaksTiesById() async throws {
         try await ServerHarness.with { server in
             try await seedRows(server, count: 6)
             #expect(try await server.send(.get, "/tables/todo?$orderby=n%20desc").ids().first == "r05")
@@ -142,8 +132,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$orderby puts null first, then numbers by value (not by their text), then strings")
-    func orderByComparesNumbersByValue() async throws {
+    @Test func orderByPutsNullFirstThenNumbersByValueThenStrings() async throws {
         try await ServerHarness.with { server in
             try await server.controls.seed(
                 table: "mixed",
@@ -159,8 +148,7 @@ struct QueryTests {
         }
     }
 
-    @Test("updatedAt orders and compares as an instant, whatever the stamp's text looks like")
-    func updatedAtIsAnInstant() async throws {
+    @Test func updatedAtOrdersAndComparesAsAnInstantWhateverItsTextLooksLike() async throws {
         try await ServerHarness.with { server in
             // As text, "…06.5Z" sorts before "…06Z"; as instants it comes after.
             try await server.controls.seed(
@@ -179,16 +167,15 @@ struct QueryTests {
         }
     }
 
-    @Test("Invalid $orderby is refused with 400", arguments: ["n%20sideways", "n%20asc%20desc", ",", "n,,id"])
-    func invalidOrderByIs400(orderBy: String) async throws {
+    @Test(arguments: ["n%20sideways", "n%20asc%20desc", ",", "n,,id"])
+    func anInvalidOrderByIsRefusedWith400(orderBy: String) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.get, "/tables/todo?$orderby=\(orderBy)")
             #expect(response.status == 400)
         }
     }
 
-    @Test("$select projects the listed properties and always keeps id")
-    func selectProjects() async throws {
+    @Test func selectProjectsTheListedPropertiesAndAlwaysKeepsId() async throws {
         try await ServerHarness.with { server in
             try await seedRows(server, count: 2)
             let items = try await server.send(.get, "/tables/todo?$select=n").objects()
@@ -203,8 +190,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$select=* returns whole items")
-    func selectStarReturnsEverything() async throws {
+    @Test func selectStarReturnsWholeItems() async throws {
         try await ServerHarness.with { server in
             try await seedRows(server, count: 1)
             let item = try #require(try await server.send(.get, "/tables/todo?$select=*").objects().first)
@@ -213,8 +199,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$inlinecount=allpages wraps the page with the total count of matching rows")
-    func inlineCountWrapsResults() async throws {
+    @Test func inlineCountAllPagesWrapsThePageWithTheTotalCountOfMatchingRows() async throws {
         try await ServerHarness.with({ $0.pageSize = 2 }) { server in
             try await seedRows(server, count: 5)
             let body = try await server.send(.get, "/tables/todo?$inlinecount=allpages&$top=3&$skip=1").object()
@@ -227,8 +212,7 @@ struct QueryTests {
         }
     }
 
-    @Test("$inlinecount counts only non-deleted rows unless __includeDeleted is given")
-    func inlineCountHonoursSoftDelete() async throws {
+    @Test func inlineCountCountsOnlyLiveRowsUnlessIncludeDeletedIsGiven() async throws {
         try await ServerHarness.with({ $0.softDelete = .allTables }) { server in
             try await seedRows(server, count: 4)
             _ = try await server.send(.delete, "/tables/todo/r01")
@@ -238,8 +222,7 @@ struct QueryTests {
         }
     }
 
-    @Test("A query on a table never written returns an empty array")
-    func unknownTableIsEmpty() async throws {
+    @Test func aQueryOnATableNeverWrittenReturnsAnEmptyArray() async throws {
         try await ServerHarness.with { server in
             let ids = try await server.send(.get, "/tables/neverSeen").ids()
             #expect(ids.isEmpty)

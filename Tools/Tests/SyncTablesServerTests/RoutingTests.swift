@@ -3,8 +3,8 @@ import Testing
 
 @Suite("Routes, verbs and response headers")
 struct RoutingTests {
-    @Test("Unsupported verbs on the collection get 405", arguments: [HTTPMethodName.put, .delete, .patch])
-    func unsupportedCollectionVerbIs405(method: HTTPMethodName) async throws {
+    @Test(arguments: [HTTPMethodName.put, .delete, .patch])
+    func unsupportedVerbsOnTheCollectionGet405(method: HTTPMethodName) async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(method.method, "/tables/todo", json: "{}")
             #expect(response.status == 405)
@@ -12,8 +12,7 @@ struct RoutingTests {
         }
     }
 
-    @Test("PUT on an item gets 405")
-    func putOnItemIs405() async throws {
+    @Test func putOnAnItemGets405() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.put, "/tables/todo/a", json: "{\"id\":\"a\"}")
             #expect(response.status == 405)
@@ -21,8 +20,7 @@ struct RoutingTests {
         }
     }
 
-    @Test("Paths outside /tables get 404 with an error body")
-    func unknownPathIs404() async throws {
+    @Test func pathsOutsideTablesGet404WithAnErrorBody() async throws {
         try await ServerHarness.with { server in
             for path in ["/", "/api/x", "/tables", "/tables/todo/a/b"] {
                 let response = try await server.send(.get, path)
@@ -32,8 +30,7 @@ struct RoutingTests {
         }
     }
 
-    @Test("Responses are JSON and not cacheable")
-    func responsesAreUncachedJSON() async throws {
+    @Test func responsesAreJSONAndNotCacheable() async throws {
         try await ServerHarness.with { server in
             let ok = try await server.send(.get, "/tables/todo")
             let error = try await server.send(.get, "/tables/todo/missing")
@@ -44,8 +41,7 @@ struct RoutingTests {
         }
     }
 
-    @Test("The test control API is absent unless enabled")
-    func testControlsAreOffByDefault() async throws {
+    @Test func theTestControlAPIIsAbsentUnlessEnabled() async throws {
         try await ServerHarness.with({ $0.enableTestControls = false }) { server in
             #expect(server.server.testControls == nil)
             let response = try await server.send(.get, "/__test/requests")

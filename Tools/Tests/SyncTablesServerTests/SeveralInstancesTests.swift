@@ -29,17 +29,13 @@ struct SeveralInstancesTests {
     static let clients = 8
     static let sharedRows = 10
 
-    @Test(
-        "3 instances × 8 clients × 500 writes, instances switched at random: accepted writes present once, distinct versions, clients converge",
-        .enabled(if: TestBackend.isPostgres), .timeLimit(.minutes(5)))
-    func clientsSwitchingInstancesConverge() async throws {
+    @Test(.enabled(if: TestBackend.isPostgres), .timeLimit(.minutes(5)))
+    func clientsSwitchingBetweenThreeInstancesAtRandomConvergeWithEveryWriteOnce() async throws {
         try await run(killingAnInstance: false)
     }
 
-    @Test(
-        "SIGKILL one of 3 instances mid-traffic: the clients fail over to the other two and converge",
-        .enabled(if: TestBackend.isPostgres), .timeLimit(.minutes(5)))
-    func clientsFailOverWhenAnInstanceDies() async throws {
+    @Test(.enabled(if: TestBackend.isPostgres), .timeLimit(.minutes(5)))
+    func whenOneOfThreeInstancesIsKilledTheClientsFailOverAndConverge() async throws {
         try await run(killingAnInstance: true)
     }
 

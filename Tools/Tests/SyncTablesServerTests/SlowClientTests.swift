@@ -11,10 +11,8 @@ struct SlowClientTests {
             maxConnections: 1000)
     }
 
-    @Test(
-        "300 clients that send half a head or half a body are cut off while normal requests keep being served",
-        .timeLimit(.minutes(2)))
-    func halfSentRequestsAreCutOff() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func clientsSendingHalfARequestAreCutOffWhileOthersKeepBeingServed() async throws {
         try await ServerHarness.with(Self.shortDeadlines) { server in
             let started = ContinuousClock.now
             var slow: [RawConnection] = []
@@ -60,8 +58,8 @@ struct SlowClientTests {
         }
     }
 
-    @Test("A connection that never sends a request is closed after the idle timeout", .timeLimit(.minutes(1)))
-    func silentConnectionIsClosed() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aConnectionThatNeverSendsARequestIsClosedAfterTheIdleTimeout() async throws {
         try await ServerHarness.with({ $0.connectionLimits.idleTimeout = .seconds(2) }) { server in
             let connection = try RawConnection(port: server.port)
             defer { connection.close() }
@@ -71,8 +69,8 @@ struct SlowClientTests {
         }
     }
 
-    @Test("A request whose body trickles in for longer than the body timeout is closed", .timeLimit(.minutes(1)))
-    func tricklingBodyIsClosed() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aRequestWhoseBodyTricklesInForLongerThanTheBodyTimeoutIsClosed() async throws {
         try await ServerHarness.with(Self.shortDeadlines) { server in
             let connection = try RawConnection(port: server.port)
             defer { connection.close() }

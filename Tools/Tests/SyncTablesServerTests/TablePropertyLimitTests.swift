@@ -11,8 +11,7 @@ struct TablePropertyLimitTests {
         return #"{"id":"\#(id)","# + fields.joined(separator: ",") + "}"
     }
 
-    @Test("A body with 2,000 new properties gets a 400 naming the limit while another table is read")
-    func wideBodyIsRefusedWithoutStallingOtherTables() async throws {
+    @Test func aBodyWith2000NewPropertiesGets400WhileAnotherTableIsRead() async throws {
         try await ServerHarness.with { server in
             try await server.insert("other", #"{"id":"a"}"#)
             let wide = Self.item(id: "w", properties: 0..<2000)
@@ -29,8 +28,7 @@ struct TablePropertyLimitTests {
         }
     }
 
-    @Test("A table grows up to the limit, then a write adding more is refused and changes nothing")
-    func tableGrowsUpToTheLimit() async throws {
+    @Test func aTableGrowsUpToTheLimitThenAWriteAddingMoreIsRefusedAndChangesNothing() async throws {
         try await ServerHarness.with({ $0.maxTableProperties = 20 }) { server in
             // id and the four system properties count too: 15 properties of our own fit.
             try await server.insert("todo", Self.item(id: "a", properties: 0..<10))
@@ -46,8 +44,7 @@ struct TablePropertyLimitTests {
         }
     }
 
-    @Test("After a restart the limit counts the properties already in the database file")
-    func limitRemembersPropertiesAcrossRestarts() async throws {
+    @Test func afterARestartTheLimitCountsThePropertiesAlreadyInTheDatabaseFile() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "sync-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

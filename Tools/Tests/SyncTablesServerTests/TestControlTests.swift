@@ -6,8 +6,7 @@ import Testing
 
 @Suite("Test controls: faults, request log, seeding, reset")
 struct TestControlTests {
-    @Test("A respond fault answers the n-th matching request with its status and body, and nothing is written")
-    func respondFaultOnNthRequest() async throws {
+    @Test func aRespondFaultAnswersTheNthMatchingRequestAndWritesNothing() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(
                 FaultRule(method: "POST", path: "/tables/todo", occurrence: 2, action: .respond(status: 500))
@@ -21,8 +20,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("A respond fault can carry a custom body and fire on every match")
-    func repeatingFaultWithBody() async throws {
+    @Test func aRespondFaultCanCarryACustomBodyAndFireOnEveryMatch() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(
                 FaultRule(
@@ -40,8 +38,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("A dropped connection reaches the client as a connection error, not a response, and runs nothing")
-    func dropConnectionIsAConnectionError() async throws {
+    @Test func aDroppedConnectionReachesTheClientAsAConnectionErrorAndRunsNothing() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(FaultRule(method: "POST", path: "/tables/todo", action: .dropConnection))
             await #expect(throws: (any Error).self) {
@@ -51,8 +48,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("Dropped requests are still recorded in the request log")
-    func droppedRequestsAreLogged() async throws {
+    @Test func droppedRequestsAreStillRecordedInTheRequestLog() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(FaultRule(method: "POST", path: "/tables/todo", action: .dropConnection))
             _ = try? await server.send(.post, "/tables/todo", json: #"{"id":"a"}"#)
@@ -62,8 +58,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("Seeding over HTTP refuses bodies that are not arrays of objects with valid ids")
-    func invalidSeedIsRefused() async throws {
+    @Test func seedingOverHTTPRefusesBodiesThatAreNotArraysOfObjectsWithValidIds() async throws {
         try await ServerHarness.with { server in
             for body in [#"{"id":"a"}"#, "[1]", #"[{"text":"no id"}]"#, #"[{"id":"a/b"}]"#, "["] {
                 let response = try await server.send(.post, "/__test/seed/todo", json: body)
@@ -73,8 +68,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("A lost response applies the write but the client sees a connection error")
-    func lostResponseAppliesWrite() async throws {
+    @Test func aLostResponseAppliesTheWriteButTheClientSeesAConnectionError() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(FaultRule(method: "POST", path: "/tables/todo", action: .lostResponse))
             await #expect(throws: (any Error).self) {
@@ -86,8 +80,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("A delay fault holds the response, then answers normally")
-    func delayFaultDelays() async throws {
+    @Test func aDelayFaultHoldsTheResponseThenAnswersNormally() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(FaultRule(path: "/tables/todo", action: .delay(milliseconds: 300)))
             let clock = ContinuousClock()
@@ -98,8 +91,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("Faults match by method and exact path unless a prefix is asked for")
-    func faultMatching() async throws {
+    @Test func faultsMatchByMethodAndExactPathUnlessAPrefixIsAskedFor() async throws {
         try await ServerHarness.with { server in
             try await server.controls.addFault(
                 FaultRule(method: "DELETE", path: "/tables/todo/a", action: .respond(status: 503)))
@@ -109,8 +101,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("Faults can be scripted over HTTP")
-    func faultsOverHTTP() async throws {
+    @Test func faultsCanBeScriptedOverHTTP() async throws {
         try await ServerHarness.with { server in
             let add = try await server.send(
                 .post,
@@ -130,8 +121,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("The request log records method, path, decoded query, headers including If-Match, and body")
-    func requestLogRecordsWireTraffic() async throws {
+    @Test func theRequestLogRecordsMethodPathQueryHeadersAndBody() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             _ = try await server.send(
@@ -153,8 +143,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("The request log is readable over HTTP and control requests are not logged")
-    func requestLogOverHTTP() async throws {
+    @Test func theRequestLogIsReadableOverHTTPAndControlRequestsAreNotLogged() async throws {
         try await ServerHarness.with { server in
             _ = try await server.send(.get, "/tables/todo?x=1")
             let log = try await server.send(.get, "/__test/requests").json()
@@ -170,8 +159,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("Seeding stores rows with chosen updatedAt, deleted and version, which queries then see")
-    func seedingKeepsSystemProperties() async throws {
+    @Test func seedingStoresRowsWithChosenUpdatedAtDeletedAndVersion() async throws {
         try await ServerHarness.with({ $0.softDelete = .allTables }) { server in
             let stamp = "2000-01-01T00:00:00.000Z"
             let seeded = try await server.send(
@@ -196,8 +184,7 @@ struct TestControlTests {
         }
     }
 
-    @Test("Reset removes faults, the log and every row")
-    func resetClearsEverything() async throws {
+    @Test func resetRemovesFaultsTheLogAndEveryRow() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             try await server.controls.addFault(FaultRule(path: "/tables/other", action: .respond(status: 500)))

@@ -6,15 +6,13 @@ struct UnknownMethodTests {
     private static let nextRequest =
         "GET /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\nZUMO-API-VERSION: 2.0.0\r\nConnection: close\r\n\r\n"
 
-    @Test(
-        "CONNECT, TRACE and made-up methods get a framed 405 and the connection serves the next request",
-        arguments: [
-            "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n",
-            "TRACE /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-            "BREW /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello",
-            "PROPFIND /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\nZUMO-API-VERSION: 2.0.0\r\n\r\n",
-        ])
-    func unknownMethodIsAFramed405(request: String) async throws {
+    @Test(arguments: [
+        "CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n",
+        "TRACE /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "BREW /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello",
+        "PROPFIND /tables/todo HTTP/1.1\r\nHost: 127.0.0.1\r\nZUMO-API-VERSION: 2.0.0\r\n\r\n",
+    ])
+    func unknownMethodsGetAFramed405AndTheConnectionServesTheNextRequest(request: String) async throws {
         try await ServerHarness.with { server in
             let connection = try RawConnection(port: server.port)
             defer { connection.close() }
@@ -33,8 +31,7 @@ struct UnknownMethodTests {
         }
     }
 
-    @Test("A method split over several packets is still recognized")
-    func splitMethodIsRecognized() async throws {
+    @Test func aMethodSplitOverSeveralPacketsIsStillRecognized() async throws {
         try await ServerHarness.with { server in
             let connection = try RawConnection(port: server.port)
             defer { connection.close() }

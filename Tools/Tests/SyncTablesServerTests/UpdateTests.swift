@@ -4,8 +4,7 @@ import Testing
 
 @Suite("PATCH /tables/{table}/{id} merges")
 struct UpdateTests {
-    @Test("PATCH merges the body into the stored item and returns it with a new ETag")
-    func patchMerges() async throws {
+    @Test func patchMergesTheBodyIntoTheStoredItemAndReturnsItWithANewETag() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","text":"x","n":1}"#)
             let response = try await server.send(.patch, "/tables/todo/a", json: #"{"id":"a","n":2,"extra":null}"#)
@@ -21,8 +20,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("PATCH with a matching If-Match succeeds")
-    func matchingIfMatchSucceeds() async throws {
+    @Test func patchWithAMatchingIfMatchSucceeds() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let etag = "\"\(stored.string("version")!)\""
@@ -32,8 +30,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("PATCH with a stale If-Match gets 412 with the server item and its ETag, and changes nothing")
-    func staleIfMatchIs412() async throws {
+    @Test func patchWithAStaleIfMatchGets412WithTheServerItemAndChangesNothing() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let response = try await server.send(
@@ -45,8 +42,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("If-Match without quotes and * both match")
-    func unquotedAndStarIfMatch() async throws {
+    @Test func ifMatchWithoutQuotesAndIfMatchStarBothMatch() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let bare = try await server.send(
@@ -57,8 +53,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("If-Match escaped quotes are unescaped before comparing")
-    func escapedQuotesInIfMatch() async throws {
+    @Test func escapedQuotesInIfMatchAreUnescapedBeforeComparing() async throws {
         try await ServerHarness.with { server in
             let controls = try server.controls
             try await controls.seed(
@@ -69,8 +64,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("If-Match on a missing row gets 404")
-    func ifMatchOnMissingRowIs404() async throws {
+    @Test func ifMatchOnAMissingRowGets404() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(
                 .patch, "/tables/todo/nope", json: #"{"n":2}"#, headers: ["If-Match": "*"])
@@ -79,8 +73,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("A body version that differs, without If-Match, gets 409 with the server item")
-    func bodyVersionMismatchIs409() async throws {
+    @Test func aBodyVersionThatDiffersWithoutIfMatchGets409WithTheServerItem() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let response = try await server.send(.patch, "/tables/todo/a", json: #"{"n":2,"version":"old"}"#)
@@ -90,8 +83,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("A body version that matches, without If-Match, succeeds and is not stored as data")
-    func bodyVersionMatchSucceeds() async throws {
+    @Test func aBodyVersionThatMatchesWithoutIfMatchSucceedsAndIsNotStoredAsData() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let body = "{\"n\":2,\"version\":\"\(stored.string("version")!)\"}"
@@ -101,8 +93,7 @@ struct UpdateTests {
         }
     }
 
-    @Test("A body id different from the path id gets 400")
-    func mismatchedIDIs400() async throws {
+    @Test func aBodyIdDifferentFromThePathIdGets400() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             let response = try await server.send(.patch, "/tables/todo/a", json: #"{"id":"b","n":2}"#)
@@ -111,16 +102,14 @@ struct UpdateTests {
         }
     }
 
-    @Test("PATCH of an unknown id gets 404")
-    func patchUnknownIs404() async throws {
+    @Test func patchOfAnUnknownIdGets404() async throws {
         try await ServerHarness.with { server in
             let response = try await server.send(.patch, "/tables/todo/nope", json: #"{"n":2}"#)
             #expect(response.status == 404)
         }
     }
 
-    @Test("PATCH refuses reserved properties with 400")
-    func patchRefusesReservedProperties() async throws {
+    @Test func patchRefusesReservedPropertiesWith400() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             let response = try await server.send(
@@ -129,16 +118,14 @@ struct UpdateTests {
         }
     }
 
-    @Test("PATCH with a non-object body gets 400")
-    func patchRefusesNonObject() async throws {
+    @Test func patchWithANonObjectBodyGets400() async throws {
         try await ServerHarness.with { server in
             try await server.insert("todo", #"{"id":"a"}"#)
             #expect(try await server.send(.patch, "/tables/todo/a", json: "[1]").status == 400)
         }
     }
 
-    @Test("When If-Match is present it decides, and a stale body version is ignored")
-    func ifMatchWinsOverBodyVersion() async throws {
+    @Test func whenIfMatchIsPresentItDecidesAndAStaleBodyVersionIsIgnored() async throws {
         try await ServerHarness.with { server in
             let stored = try await server.insert("todo", #"{"id":"a","n":1}"#)
             let etag = "\"\(stored.string("version")!)\""

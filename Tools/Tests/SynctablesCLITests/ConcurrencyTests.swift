@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables next to a running app")
 struct ConcurrencyTests {
-    @Test("status, queue and purge run while another process writes continuously; nothing is lost or damaged")
-    func runsWhileAnotherProcessWrites() async throws {
+    @Test func statusQueueAndPurgeRunWhileAnotherProcessWritesAndNothingIsLost() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("cache", [["id": "c1"], ["id": "c2"]])
             let path = harness.newStorePath()

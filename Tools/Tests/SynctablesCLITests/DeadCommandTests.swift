@@ -7,8 +7,7 @@ import Testing
 
 @Suite("synctables dead")
 struct DeadCommandTests {
-    @Test("dead list --json shows each dead operation with its status and attempts")
-    func listShowsDeadOperations() async throws {
+    @Test func deadListJsonShowsEachDeadOperationWithItsStatusAndAttempts() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeDeadOperations(["a", "b"], in: path)
@@ -23,8 +22,7 @@ struct DeadCommandTests {
         }
     }
 
-    @Test("dead retry puts an operation back in the queue and the next push sends it")
-    func retryRevivesTheOperation() async throws {
+    @Test func deadRetryPutsAnOperationBackInTheQueueAndTheNextPushSendsIt() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeDeadOperations(["a", "b"], in: path)
@@ -41,8 +39,7 @@ struct DeadCommandTests {
         }
     }
 
-    @Test("dead discard needs --yes, then drops the operations and their local rows")
-    func discardNeedsConfirmation() async throws {
+    @Test func deadDiscardNeedsYesThenDropsTheOperationsAndTheirLocalRows() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeDeadOperations(["a", "b"], in: path)
@@ -60,8 +57,7 @@ struct DeadCommandTests {
         }
     }
 
-    @Test("dead revert stores the server's copy and drops the local change")
-    func revertTakesTheServersCopy() async throws {
+    @Test func deadRevertStoresTheServersCopyAndDropsTheLocalChange() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeDeadOperations(["a"], in: path)
@@ -75,8 +71,7 @@ struct DeadCommandTests {
         }
     }
 
-    @Test("naming an operation that is not dead exits 13 and changes nothing, also beside a dead one")
-    func unknownIdsFail() async throws {
+    @Test func namingAnOperationThatIsNotDeadExits13AndChangesNothing() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeDeadOperations(["a"], in: path)

@@ -21,8 +21,7 @@
             return path
         }
 
-        @Test("the right key from --key, --key-file or SYNCTABLES_KEY opens the store")
-        func rightKeyOpensTheStore() async throws {
+        @Test func theRightKeyFromAnOptionAFileOrTheEnvironmentOpensTheStore() async throws {
             try await CLIHarness.with { harness in
                 let path = try await makeEncryptedStore(harness)
                 let keyFile = harness.directory.appendingPathComponent("key").path
@@ -43,8 +42,7 @@
             }
         }
 
-        @Test("push and a forced purge write through the key")
-        func writesThroughTheKey() async throws {
+        @Test func pushAndAForcedPurgeWriteThroughTheKey() async throws {
             try await CLIHarness.with { harness in
                 let path = try await makeEncryptedStore(harness)
 
@@ -61,8 +59,7 @@
             }
         }
 
-        @Test("a wrong key, or no key, exits 9 with one line and leaves the file byte for byte as it was")
-        func wrongKeyExits9AndWritesNothing() async throws {
+        @Test func aWrongKeyOrNoKeyExits9AndLeavesTheFileByteForByteAsItWas() async throws {
             try await CLIHarness.with { harness in
                 let path = try await makeEncryptedStore(harness)
                 let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -79,8 +76,7 @@
             }
         }
 
-        @Test("a key for a plain store exits 9 and the store stays plain")
-        func keyForPlainStoreExits9() async throws {
+        @Test func aKeyForAPlainStoreExits9AndTheStoreStaysPlain() async throws {
             try await CLIHarness.with { harness in
                 let path = harness.newStorePath()
                 try await harness.withContext(path) {

@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables errors")
 struct ErrorsCommandTests {
-    @Test("errors --json lists a stored conflict with status, item id and the server's item")
-    func errorsListsConflicts() async throws {
+    @Test func errorsJsonListsAStoredConflictWithStatusItemIdAndTheServersItem() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -24,8 +23,7 @@ struct ErrorsCommandTests {
         }
     }
 
-    @Test("errors resolve --take-server stores the server's item and clears the operation and error")
-    func resolveTakesServerItem() async throws {
+    @Test func errorsResolveTakeServerStoresTheServersItemAndClearsTheError() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -41,8 +39,7 @@ struct ErrorsCommandTests {
         }
     }
 
-    @Test("errors resolve --retry keeps the local change so the next push overwrites the server")
-    func resolveRetryLetsTheClientWin() async throws {
+    @Test func errorsResolveRetryKeepsTheLocalChangeSoTheNextPushOverwritesTheServer() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -62,8 +59,7 @@ struct ErrorsCommandTests {
         }
     }
 
-    @Test("errors resolve --discard drops the operation and the local row")
-    func resolveDiscardDropsTheChange() async throws {
+    @Test func errorsResolveDiscardDropsTheOperationAndTheLocalRow() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -77,8 +73,7 @@ struct ErrorsCommandTests {
         }
     }
 
-    @Test("errors resolve with an unknown id exits 12, with no resolution is bad usage; both change nothing")
-    func resolveRefusesBadInput() async throws {
+    @Test func errorsResolveWithAnUnknownIdOrNoResolutionFailsAndChangesNothing() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -99,8 +94,7 @@ struct ErrorsCommandTests {
 
 @Suite("synctables errors ids")
 struct ErrorIdTests {
-    @Test("an error id read from `errors list` still resolves after the next push fails the operation again")
-    func errorIdsStayTheSameAcrossPushes() async throws {
+    @Test func anErrorIdStillResolvesAfterTheNextPushFailsTheOperationAgain() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)

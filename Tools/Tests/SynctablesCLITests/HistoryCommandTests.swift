@@ -6,8 +6,7 @@ import Testing
 
 @Suite("synctables history")
 struct HistoryCommandTests {
-    @Test("history --json lists what became of each operation, newest first, with errors and attempts")
-    func historyListsOutcomes() async throws {
+    @Test func historyJsonListsWhatBecameOfEachOperationNewestFirst() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.controls.addFault(
@@ -33,8 +32,7 @@ struct HistoryCommandTests {
         }
     }
 
-    @Test("history --table and --limit narrow the list; text output is one line per entry")
-    func historyFiltersAndPrintsText() async throws {
+    @Test func historyTableAndLimitNarrowTheListAndTextIsOneLinePerEntry() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -55,8 +53,7 @@ struct HistoryCommandTests {
         }
     }
 
-    @Test("an empty history says so; a misspelled table or a bad limit is a usage error (exit 64)")
-    func emptyAndBadArguments() async throws {
+    @Test func anEmptyHistorySaysSoAndAMisspelledTableOrBadLimitExits64() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -73,8 +70,7 @@ struct HistoryCommandTests {
         }
     }
 
-    @Test("processes recording history in one store at once number their entries one after another")
-    func severalProcessesShareOneHistory() async throws {
+    @Test func processesRecordingHistoryInOneStoreNumberTheirEntriesInOneSequence() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in

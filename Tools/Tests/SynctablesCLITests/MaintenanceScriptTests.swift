@@ -7,8 +7,7 @@ import Testing
 struct MaintenanceScriptTests {
     private static let script = RepositoryRoot.url.appendingPathComponent("Tools/Samples/Maintenance/nightly-purge.sh")
 
-    @Test("the nightly script pushes the queue and purges exactly the stale tables of a real store")
-    func nightlyScriptPushesAndPurgesStaleTables() async throws {
+    @Test func theNightlyScriptPushesTheQueueAndPurgesExactlyTheStaleTables() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("old", [["id": "o1"], ["id": "o2"]])
             try await harness.seed("fresh", [["id": "f1"]])
@@ -39,8 +38,7 @@ struct MaintenanceScriptTests {
         }
     }
 
-    @Test("the maintenance article shows the script verbatim")
-    func articleShowsTheScript() throws {
+    @Test func theMaintenanceArticleShowsTheScriptVerbatim() throws {
         let article = try String(
             contentsOf: RepositoryRoot.url.appendingPathComponent(maintenanceArticle), encoding: .utf8)
         let script = try String(contentsOf: Self.script, encoding: .utf8)
@@ -66,8 +64,7 @@ let maintenanceArticle = "Sources/SyncTables/Documentation.docc/PurgeAndMaintena
 
 @Suite("Documented exit codes")
 struct DocumentedExitCodeTests {
-    @Test("the maintenance article's exit code table lists exactly the codes and meanings of `synctables --help`")
-    func documentedExitCodesMatchHelp() async throws {
+    @Test func theMaintenanceArticlesExitCodeTableMatchesSynctablesHelp() async throws {
         let article = try String(
             contentsOf: RepositoryRoot.url.appendingPathComponent(maintenanceArticle), encoding: .utf8)
         let help = try await SynctablesExecutable.run(["--help"]).stdout

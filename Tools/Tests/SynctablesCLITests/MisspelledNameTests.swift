@@ -15,8 +15,7 @@ struct MisspelledNameTests {
         return path
     }
 
-    @Test("purge --force --filter on a misspelled column exits 64 naming it and the nearest column; no row is purged")
-    func purgeFilterOnAMisspelledColumn() async throws {
+    @Test func purgeFilterOnAMisspelledColumnExits64NamingTheNearestAndPurgesNothing() async throws {
         try await CLIHarness.with { harness in
             let path = try await pulledStore(harness)
 
@@ -32,8 +31,7 @@ struct MisspelledNameTests {
         }
     }
 
-    @Test("pull --filter on a misspelled column exits 64 naming the nearest column, like purge; no token is saved")
-    func pullFilterOnAMisspelledColumn() async throws {
+    @Test func pullFilterOnAMisspelledColumnExits64NamingTheNearestAndSavesNoToken() async throws {
         try await CLIHarness.with { harness in
             let path = try await pulledStore(harness)
 
@@ -49,8 +47,7 @@ struct MisspelledNameTests {
         }
     }
 
-    @Test("queue --table with a table the store lacks, or an invalid name, exits 64 instead of listing nothing")
-    func queueWithAMisspelledTable() async throws {
+    @Test func queueTableWithATableTheStoreLacksExits64InsteadOfListingNothing() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -69,8 +66,7 @@ struct MisspelledNameTests {
         }
     }
 
-    @Test("pull of a table neither the store nor the server has exits 64 and leaves no table behind in status")
-    func pullOfAMisspelledTable() async throws {
+    @Test func pullOfATableNobodyHasExits64AndLeavesNoTableBehind() async throws {
         try await CLIHarness.with { harness in
             let path = try await pulledStore(harness)
 

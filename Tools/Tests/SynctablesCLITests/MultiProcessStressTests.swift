@@ -27,8 +27,7 @@ struct MultiProcessStressTests {
         }
     }
 
-    @Test("two writers, a pulling and purging synctables: no failed write, no lost or repeated row or operation")
-    func writersAndMaintenance() async throws {
+    @Test func twoWritersAndAPullingPurgingSynctablesLoseAndRepeatNothing() async throws {
         let size = Size.fromEnvironment
         let seedText = ProcessInfo.processInfo.environment["SYNCTABLES_STRESS_SEED"]
         let seed = seedText.flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)

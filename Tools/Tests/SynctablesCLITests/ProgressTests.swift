@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables push progress")
 struct ProgressTests {
-    @Test("push draws a progress line on a terminal, and nothing with --json or --quiet")
-    func progressOnlyOnATerminal() async throws {
+    @Test func pushDrawsAProgressLineOnATerminalAndNothingWithJsonOrQuiet() async throws {
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path), "util-linux `script` gives the pty")
         try await CLIHarness.with { harness in

@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables pull")
 struct PullCommandTests {
-    @Test("pull --filter sends the OData filter and stores only the matching records")
-    func pullWithFilter() async throws {
+    @Test func pullFilterSendsTheODataFilterAndStoresOnlyTheMatchingRecords() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed(
                 "todo",
@@ -35,8 +34,7 @@ struct PullCommandTests {
         }
     }
 
-    @Test("pull --query-id is incremental: the second pull asks only from the stored token")
-    func pullIncremental() async throws {
+    @Test func pullQueryIdIsIncrementalSoTheSecondPullAsksFromTheStoredToken() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a"], ["id": "b"]])
             let path = harness.newStorePath()
@@ -62,8 +60,7 @@ struct PullCommandTests {
         }
     }
 
-    @Test("pull with an invalid filter, table name or page size is bad usage and sends nothing")
-    func pullRefusesBadInput() async throws {
+    @Test func pullWithAnInvalidFilterTableNameOrPageSizeIsBadUsageAndSendsNothing() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { _ in }
@@ -84,8 +81,7 @@ struct PullCommandTests {
 
 @Suite("synctables pull failures")
 struct PullFailureTests {
-    @Test("pull exits 3 when the server cannot be reached and 4 when it refuses the token")
-    func pullNetworkAndAuthenticationFailures() async throws {
+    @Test func pullExits3WhenTheServerCannotBeReachedAnd4WhenItRefusesTheToken() async throws {
         try await CLIHarness.with(authToken: "s3cret") { harness in
             try await harness.seed("todo", [["id": "a"]])
             let path = harness.newStorePath()

@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables purge")
 struct PurgeCommandTests {
-    @Test("purge refuses a table with pending operations (exit 5, naming it), then --force removes everything")
-    func purgeRefusedThenForced() async throws {
+    @Test func purgeRefusesATableWithPendingOperationsThenForceRemovesEverything() async throws {
         try await CLIHarness.with { harness in
             let path = try await storeWithPulledRowsAndAPendingInsert(harness)
 
@@ -27,8 +26,7 @@ struct PurgeCommandTests {
         }
     }
 
-    @Test("purge --filter removes only the matching rows")
-    func purgeWithFilter() async throws {
+    @Test func purgeFilterRemovesOnlyTheMatchingRows() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a", "complete": true], ["id": "b", "complete": false]])
             let path = harness.newStorePath()
@@ -42,8 +40,7 @@ struct PurgeCommandTests {
         }
     }
 
-    @Test("purge --dry-run reports what a forced purge would remove and changes nothing")
-    func purgeDryRunChangesNothing() async throws {
+    @Test func purgeDryRunReportsWhatAForcedPurgeWouldRemoveAndChangesNothing() async throws {
         try await CLIHarness.with { harness in
             let path = try await storeWithPulledRowsAndAPendingInsert(harness)
             let before = try await harness.run(["status", "--json"], store: path).json
@@ -63,8 +60,7 @@ struct PurgeCommandTests {
         }
     }
 
-    @Test("purge --stale selects exactly the tables last pulled before --older-than; never-pulled tables stay")
-    func purgeStaleSelectsExactlyStaleTables() async throws {
+    @Test func purgeStaleSelectsExactlyTheTablesLastPulledBeforeOlderThan() async throws {
         try await CLIHarness.with { harness in
             for table in ["old", "mixed", "fresh"] { try await harness.seed(table, [["id": "x"]]) }
             let path = harness.newStorePath()
@@ -93,8 +89,7 @@ struct PurgeCommandTests {
         }
     }
 
-    @Test("purge --stale purges the clean stale tables and refuses the ones with pending operations (exit 5)")
-    func purgeStaleRefusesDirtyTables() async throws {
+    @Test func purgeStalePurgesCleanStaleTablesAndRefusesTheOnesWithPendingOperations() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("clean", [["id": "c"]])
             try await harness.seed("dirty", [["id": "d"]])
@@ -116,8 +111,7 @@ struct PurgeCommandTests {
         }
     }
 
-    @Test("purge usage errors: no table, unknown table, --stale without --older-than, bad durations")
-    func purgeUsageErrors() async throws {
+    @Test func purgeRefusesMissingOrUnknownTablesBadDurationsAndStaleWithoutOlderThan() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) {

@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables push")
 struct PushCommandTests {
-    @Test("push --json sends the whole queue in a batch, reports the count and exits 0 with nothing on stderr")
-    func pushSucceeds() async throws {
+    @Test func pushJsonSendsTheQueueInABatchReportsTheCountAndExits0() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -27,8 +26,7 @@ struct PushCommandTests {
         }
     }
 
-    @Test("push exits 2 when it completes with a conflict, and lists the failed operation")
-    func pushWithConflictExits2() async throws {
+    @Test func pushExits2WhenItCompletesWithAConflictAndListsTheFailedOperation() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -43,8 +41,7 @@ struct PushCommandTests {
         }
     }
 
-    @Test("push exits 3 when the server cannot be reached, keeping every operation")
-    func pushUnreachableExits3() async throws {
+    @Test func pushExits3WhenTheServerCannotBeReachedKeepingEveryOperation() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -60,8 +57,7 @@ struct PushCommandTests {
         }
     }
 
-    @Test("push exits 4 when the server refuses the token, and succeeds with the right one from the environment")
-    func pushAuthentication() async throws {
+    @Test func pushExits4WhenTheTokenIsRefusedAndSucceedsWithTheRightOne() async throws {
         try await CLIHarness.with(authToken: "s3cret") { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -79,8 +75,7 @@ struct PushCommandTests {
         }
     }
 
-    @Test("push without a server, or with a URL that is not http, is bad usage (64)")
-    func pushNeedsAServer() async throws {
+    @Test func pushWithoutAServerOrWithANonHTTPURLIsBadUsage() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { _ in }

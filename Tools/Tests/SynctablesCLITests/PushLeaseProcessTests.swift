@@ -26,8 +26,7 @@ struct PushLeaseProcessTests {
             .compactMap { request in request.body.flatMap { try? JSONObject(parsing: $0) }?["id"]?.stringValue }
     }
 
-    @Test("synctables push while the app pushes the same file is refused (exit 11) and sends nothing")
-    func secondPusherIsRefused() async throws {
+    @Test func synctablesPushWhileTheAppPushesTheSameFileExits11AndSendsNothing() async throws {
         try await CLIHarness.with { harness in
             let path = try await Self.storeWithInserts(harness, count: 5)
             let started = Gate()
@@ -57,8 +56,7 @@ struct PushLeaseProcessTests {
         }
     }
 
-    @Test("a pusher killed with SIGKILL mid-push is taken over by the next one; each insert lands once")
-    func killedPusherIsTakenOver() async throws {
+    @Test func aPusherKilledMidPushIsTakenOverByTheNextAndEachInsertLandsOnce() async throws {
         let kills = ProcessInfo.processInfo.environment["SYNCTABLES_LEASE_KILLS"].flatMap(Int.init) ?? 3
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()

@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables queue")
 struct QueueCommandTests {
-    @Test("queue --json lists pending operations in push order with kind, table, item id, state and attempts")
-    func queueListsOperationsInPushOrder() async throws {
+    @Test func queueJsonListsPendingOperationsInPushOrderWithKindStateAndAttempts() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -31,8 +30,7 @@ struct QueueCommandTests {
         }
     }
 
-    @Test("queue --table lists only that table's operations")
-    func queueFiltersByTable() async throws {
+    @Test func queueTableListsOnlyThatTablesOperations() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -47,8 +45,7 @@ struct QueueCommandTests {
         }
     }
 
-    @Test("queue shows a failed operation's state and attempt count after a refused push")
-    func queueShowsFailedAttempts() async throws {
+    @Test func queueShowsAFailedOperationsStateAndAttemptCountAfterARefusedPush() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)

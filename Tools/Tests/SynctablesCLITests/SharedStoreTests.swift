@@ -13,8 +13,7 @@ struct SharedStoreTests {
         ["id": "n2", "text": "second", "note": "another note long enough for its own column"],
     ]
 
-    @Test("the app reads rows a synctables pull stored with a property the app had never seen")
-    func appReadsColumnsAddedByPull() async throws {
+    @Test func theAppReadsRowsASynctablesPullStoredWithAPropertyTheAppHadNeverSeen() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a", "text": "Buy milk"]])
             let path = harness.newStorePath()
@@ -40,8 +39,7 @@ struct SharedStoreTests {
         }
     }
 
-    @Test("the app writes a property after a synctables pull added its column")
-    func appWritesPropertyAddedByPull() async throws {
+    @Test func theAppWritesAPropertyAfterASynctablesPullAddedItsColumn() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a", "text": "Buy milk"]])
             let path = harness.newStorePath()
@@ -67,8 +65,7 @@ struct SharedStoreTests {
         }
     }
 
-    @Test("two writer processes insert into one file: every write succeeds, every row and operation is there once")
-    func twoProcessesInsert() async throws {
+    @Test func twoWriterProcessesInsertIntoOneFileAndEveryRowAndOperationIsThereOnce() async throws {
         let count = 300
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()

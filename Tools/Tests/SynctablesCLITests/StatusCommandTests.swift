@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables status")
 struct StatusCommandTests {
-    @Test("status --json reports each table's rows, pending operations, errors, tokens and last pull times")
-    func statusReportsTablesQueueAndPulls() async throws {
+    @Test func statusJsonReportsEachTablesRowsQueueErrorsTokensAndLastPulls() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a", "text": "one"], ["id": "b", "text": "two"]])
             let path = harness.newStorePath()
@@ -52,8 +51,7 @@ struct StatusCommandTests {
         }
     }
 
-    @Test("status without --json prints one line per table and query id")
-    func statusPrintsText() async throws {
+    @Test func statusWithoutJsonPrintsOneLinePerTableAndQueryId() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a"]])
             let path = harness.newStorePath()

@@ -5,8 +5,7 @@ import Testing
 
 @Suite("synctables store and usage errors")
 struct StoreErrorTests {
-    @Test("a missing store exits 6 with one line, and no file is created")
-    func missingStoreExits6() async throws {
+    @Test func aMissingStoreExits6WithOneLineAndNoFileIsCreated() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
 
@@ -21,8 +20,7 @@ struct StoreErrorTests {
         }
     }
 
-    @Test("a file that is not a database exits 7 and is left byte for byte as it was")
-    func corruptStoreExits7() async throws {
+    @Test func aFileThatIsNotADatabaseExits7AndIsLeftByteForByteAsItWas() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             let garbage = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
@@ -36,8 +34,7 @@ struct StoreErrorTests {
         }
     }
 
-    @Test("a store locked by another process beyond the busy timeout exits 8, and the other writer loses nothing")
-    func lockedStoreExits8() async throws {
+    @Test func aStoreLockedBeyondTheBusyTimeoutExits8AndTheOtherWriterLosesNothing() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) {
@@ -66,8 +63,7 @@ struct StoreErrorTests {
     }
 
     #if !SQLCipher
-        @Test("a key option in a build without SQLCipher exits 10 with one line naming the trait")
-        func keyWithoutSQLCipherExits10() async throws {
+        @Test func aKeyOptionInABuildWithoutSQLCipherExits10NamingTheTrait() async throws {
             try await CLIHarness.with { harness in
                 let path = harness.newStorePath()
                 try await harness.withContext(path) { _ in }
@@ -88,8 +84,7 @@ struct StoreErrorTests {
         }
     #endif
 
-    @Test("usage errors exit 64 with exactly one line on stderr")
-    func usageErrorsExit64() async throws {
+    @Test func usageErrorsExit64WithExactlyOneLineOnStderr() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { _ in }
@@ -107,8 +102,7 @@ struct StoreErrorTests {
         }
     }
 
-    @Test("--help lists the commands and the exit codes")
-    func helpListsExitCodes() async throws {
+    @Test func helpListsTheCommandsAndTheExitCodes() async throws {
         let run = try await SynctablesExecutable.run(["--help"])
 
         #expect(run.status == 0)

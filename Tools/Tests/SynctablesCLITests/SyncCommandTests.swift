@@ -8,8 +8,7 @@ import Testing
 
 @Suite("synctables sync")
 struct SyncCommandTests {
-    @Test("sync runs one cycle as the configuration says: pushes the queue, pulls each table, exits 0")
-    func oneCycle() async throws {
+    @Test func syncRunsOneCyclePushingTheQueueAndPullingEachTable() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -36,8 +35,7 @@ struct SyncCommandTests {
         }
     }
 
-    @Test("sync exits 3 when the server cannot be reached, keeping the queue")
-    func unreachable() async throws {
+    @Test func syncExits3WhenTheServerCannotBeReachedKeepingTheQueue() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -164,8 +162,7 @@ struct SyncCommandTests {
         ),
     ]
 
-    @Test("a bad configuration file is refused with its line and key, before anything runs (exit 64)")
-    func invalidConfigurations() async throws {
+    @Test func aBadConfigurationFileIsRefusedWithItsLineAndKeyBeforeAnythingRuns() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-config-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -182,10 +179,8 @@ struct SyncCommandTests {
         }
     }
 
-    @Test(
-        "sync --watch keeps a replica fresh every interval, survives the server going away, exits 0 on SIGTERM",
-        .timeLimit(.minutes(2)))
-    func watch() async throws {
+    @Test(.timeLimit(.minutes(2)))
+    func syncWatchKeepsAReplicaFreshSurvivesAServerOutageAndExits0OnSIGTERM() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-watch-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,8 +6,7 @@ import Testing
 /// What a person sees without `--json`: tables with a header row, one-line errors that say what to do.
 @Suite("synctables text output")
 struct TextOutputTests {
-    @Test("queue prints a header row, aligned columns and no trailing spaces")
-    func queuePrintsAHeaderRow() async throws {
+    @Test func queuePrintsAHeaderRowAlignedColumnsAndNoTrailingSpaces() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -33,8 +32,7 @@ struct TextOutputTests {
         }
     }
 
-    @Test("errors list prints a header row and no empty trailing column")
-    func errorsListPrintsAHeaderRow() async throws {
+    @Test func errorsListPrintsAHeaderRowAndNoEmptyTrailingColumn() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.makeConflict(in: path)
@@ -54,8 +52,7 @@ struct TextOutputTests {
         }
     }
 
-    @Test("--older-than without a unit is refused with the accepted units")
-    func olderThanWithoutUnitListsTheUnits() async throws {
+    @Test func olderThanWithoutAUnitIsRefusedWithTheAcceptedUnits() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { _ in }
@@ -71,16 +68,14 @@ struct TextOutputTests {
         }
     }
 
-    @Test("an unknown subcommand is called an unknown subcommand")
-    func unknownSubcommand() async throws {
+    @Test func anUnknownSubcommandIsCalledAnUnknownSubcommand() async throws {
         let run = try await SynctablesExecutable.run(["frobnicate", "--store", "app.sqlite"])
 
         #expect(run.status == 64)
         #expect(run.stderrLines == ["synctables: error: unknown subcommand 'frobnicate' (see 'synctables --help')"])
     }
 
-    @Test("a push to a server that is down prints one error line and no stray empty line")
-    func pushToADownServerPrintsNoEmptyLine() async throws {
+    @Test func aPushToAServerThatIsDownPrintsOneErrorLineAndNoStrayEmptyLine() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()
             try await harness.withContext(path) { context in
@@ -99,8 +94,7 @@ struct TextOutputTests {
         }
     }
 
-    @Test("error messages never end a sentence with two periods")
-    func noDoublePeriods() async throws {
+    @Test func errorMessagesNeverEndASentenceWithTwoPeriods() async throws {
         try await CLIHarness.with { harness in
             let notADatabase = harness.directory.appendingPathComponent("not-a-database.sqlite")
             try Data(repeating: 0x41, count: 5000).write(to: notADatabase)

@@ -23,8 +23,8 @@
             url = URL(fileURLWithPath: path)
         }
 
-        /// Runs the `sqlcipher` tool on the file at `path`: the README's two statements for the fixtures'
-        /// passphrase (key, page size), then `statements`.
+        /// Runs the `sqlcipher` tool on the file at `path`: the "Encrypted store" article's two statements for the
+        /// fixtures' passphrase (key, page size), then `statements`.
         static func sqlcipher(on path: String, after statements: String) async throws -> Output {
             let script = """
                 PRAGMA key = '\(Fixtures.passphrase)';

@@ -1,7 +1,7 @@
 @_spi(SyncTablesTools) @testable import SyncTables
 
-/// The v2 clients' incremental pull (PROTOCOL §5.7): `updatedAt ge T`, `$skip` while the watermark stays, pages of
-/// `$top=4`.
+/// The v2 clients' incremental pull (see the *Wire protocol* article of SyncTables, section *Incremental pull*):
+/// `updatedAt ge T`, `$skip` while the watermark stays, pages of `$top=4`.
 struct SkipPuller {
     let table: String
     /// The version of each row the client holds.

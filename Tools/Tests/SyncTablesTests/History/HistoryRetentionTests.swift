@@ -21,18 +21,16 @@ struct HistoryRetentionTests {
         }
     }
 
-    @Test("the history starts empty and keeps 1,000 entries by default", arguments: ContextStoreKind.allCases)
-    func defaults(kind: ContextStoreKind) async throws {
+    @Test(arguments: ContextStoreKind.allCases)
+    func theHistoryStartsEmptyAndKeeps1000EntriesByDefault(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext()
 
         #expect(try await context.history().isEmpty)
         #expect(context.historyRetention == OperationHistoryRetention(maxEntries: 1_000, maxAge: nil))
     }
 
-    @Test(
-        "a count limit keeps the newest entries, numbered on after the pruned ones",
-        arguments: ContextStoreKind.allCases)
-    func countLimitKeepsTheNewest(kind: ContextStoreKind) async throws {
+    @Test(arguments: ContextStoreKind.allCases)
+    func aCountLimitKeepsTheNewestEntriesNumberedOnAfterThePrunedOnes(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext(
             configuration: SyncContext.Configuration(historyRetention: OperationHistoryRetention(maxEntries: 3)))
 
@@ -46,8 +44,8 @@ struct HistoryRetentionTests {
         #expect(try await context.store.count(StoreQuery(table: "__history")) == 3)
     }
 
-    @Test("an age limit drops entries older than it, by the context's clock", arguments: ContextStoreKind.allCases)
-    func ageLimitDropsOldEntries(kind: ContextStoreKind) async throws {
+    @Test(arguments: ContextStoreKind.allCases)
+    func anAgeLimitDropsEntriesOlderThanItByTheContextsClock(kind: ContextStoreKind) async throws {
         let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
         let context = try await SyncContext(
             store: try kind.makeStore(),
@@ -64,8 +62,8 @@ struct HistoryRetentionTests {
         #expect(history.map(\.recordedAt.timeIntervalSince1970) == [1_800_000_070, 1_800_000_030])
     }
 
-    @Test("a retention of zero entries records nothing", arguments: ContextStoreKind.allCases)
-    func zeroRecordsNothing(kind: ContextStoreKind) async throws {
+    @Test(arguments: ContextStoreKind.allCases)
+    func aRetentionOfZeroEntriesRecordsNothing(kind: ContextStoreKind) async throws {
         let context = try await kind.makeContext(
             configuration: SyncContext.Configuration(historyRetention: OperationHistoryRetention(maxEntries: 0)))
 
@@ -75,8 +73,7 @@ struct HistoryRetentionTests {
         #expect(try await context.pendingOperationCount() == 0)
     }
 
-    @Test("history of one table, and a negative limit is refused")
-    func filtersAndBadLimits() async throws {
+    @Test func historyFiltersByTableAndRefusesANegativeLimit() async throws {
         let context = try await ContextStoreKind.memory.makeContext()
         try await Self.discardInserts(["a"], in: context)
 
@@ -85,10 +82,8 @@ struct HistoryRetentionTests {
         await #expect(throws: SyncError.self) { try await context.history(limit: -1) }
     }
 
-    @Test(
-        "an outcome and its entry commit together: a failure writing either leaves neither (WithInjectedFailingStore)",
-        arguments: [1, 2, 3])
-    func outcomeAndEntryCommitTogetherWithInjectedFailingStore(failingCall: Int) async throws {
+    @Test(arguments: [1, 2, 3])
+    func anOutcomeAndItsEntryCommitTogetherOrNeitherWithInjectedFailingStore(failingCall: Int) async throws {
         let store = FailingTransactionStore(base: MemoryStore())
         let context = try await SyncContext(store: store)
         _ = try await context.table(ContextTodo.self).insert(ContextTodo(id: "a", text: "a"))
@@ -103,8 +98,7 @@ struct HistoryRetentionTests {
         #expect(try await store.lookup(table: "__config", id: "historySequence") == nil)
     }
 
-    @Test("a store written before the history (schema 2) gains it in place, keeping its queue")
-    func schemaTwoStoreUpgradesInPlace() async throws {
+    @Test func aStoreWrittenBeforeTheHistoryGainsItInPlaceKeepingItsQueue() async throws {
         let path = ContextTemporaryFile.make().path
         let queued = PendingOperation(
             id: "op-1", sequence: 1, kind: .insert, table: "ContextTodo", itemId: "a", item: nil, state: .pending,

@@ -18,8 +18,7 @@ struct OperationHistoryTests {
         return Device(path: path, context: context, todos: try await context.table(TodoItem.self))
     }
 
-    @Test("a push records each operation pushed or failed, with its error and attempts, at the context's time")
-    func pushRecordsPushedAndFailed() async throws {
+    @Test func aPushRecordsEachOperationPushedOrFailedWithItsErrorAndAttempts() async throws {
         try await SyncHarness.with { harness in
             let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
             let device = try await Self.device(harness, clock: clock)
@@ -41,8 +40,7 @@ struct OperationHistoryTests {
         }
     }
 
-    @Test("a discarded operation and a failing one's later success each add an entry, newest first")
-    func discardAndRetryAreRecorded() async throws {
+    @Test func aDiscardAndAFailedOperationsLaterSuccessEachAddAnEntryNewestFirst() async throws {
         try await SyncHarness.with { harness in
             let clock = ManualSyncClock(start: Date(timeIntervalSince1970: 1_800_000_000))
             let device = try await Self.device(harness, clock: clock)
@@ -68,8 +66,7 @@ struct OperationHistoryTests {
         }
     }
 
-    @Test("a conflict the server-wins policy settles is recorded as failed, then resolved")
-    func conflictResolutionIsRecorded() async throws {
+    @Test func aConflictTheServerWinsPolicySettlesIsRecordedAsFailedThenResolved() async throws {
         try await SyncHarness.with { harness in
             _ = try await harness.controls.seed(
                 table: "TodoItem", items: [["id": "a", "text": "server", "complete": false]])
@@ -90,8 +87,7 @@ struct OperationHistoryTests {
         }
     }
 
-    @Test("the engine records an operation the server refuses for good as dead-lettered, then its discard")
-    func deadLetteringIsRecorded() async throws {
+    @Test func anOperationRefusedForGoodIsRecordedAsDeadLetteredThenItsDiscard() async throws {
         try await SyncHarness.with { harness in
             let device = try await EngineDevice.make(harness)
             try await harness.controls.addFault(

@@ -21,8 +21,7 @@ struct PushLeaseTests {
         try await context.close()
     }
 
-    @Test("a second pusher is refused with the holder's name while the lease lasts")
-    func secondPusherIsRefused() async throws {
+    @Test func aSecondPusherIsRefusedWithTheHoldersNameWhileTheLeaseLasts() async throws {
         try await Self.withLeases { store, app, script, clock in
             try await store.write { try app.take(in: $0) }
             clock.advance(by: 29)
@@ -34,8 +33,7 @@ struct PushLeaseTests {
         }
     }
 
-    @Test("an expired lease (its owner was killed) is taken over")
-    func expiredLeaseIsTakenOver() async throws {
+    @Test func anExpiredLeaseOfAKilledOwnerIsTakenOver() async throws {
         try await Self.withLeases { store, app, script, clock in
             try await store.write { try app.take(in: $0) }
             clock.advance(by: 31)
@@ -49,8 +47,7 @@ struct PushLeaseTests {
         }
     }
 
-    @Test("taking the lease again renews it: it lasts from the last renewal")
-    func renewalMovesTheExpiry() async throws {
+    @Test func takingTheLeaseAgainRenewsItSoItLastsFromTheLastRenewal() async throws {
         try await Self.withLeases { store, app, script, clock in
             try await store.write { try app.take(in: $0) }
             clock.advance(by: 20)
@@ -65,8 +62,7 @@ struct PushLeaseTests {
         }
     }
 
-    @Test("a released lease is free at once; releasing another owner's lease changes nothing")
-    func releaseFreesTheLease() async throws {
+    @Test func aReleasedLeaseIsFreeAtOnceReleasingAnotherOwnersLeaseChangesNothing() async throws {
         try await Self.withLeases { store, app, script, _ in
             try await store.write { try app.take(in: $0) }
             try await store.write { try script.release(in: $0) }

@@ -15,8 +15,7 @@ struct RemoteTodo: SyncItem, Equatable {
 /// ``RemoteTable`` against a real server on 127.0.0.1: typed CRUD and queries, one request each.
 @Suite("RemoteTable")
 struct RemoteTableTests {
-    @Test("insert generates an id for an empty one and returns the server's copy")
-    func insertsWithGeneratedID() async throws {
+    @Test func insertGeneratesAnIdForAnEmptyOneAndReturnsTheServersCopy() async throws {
         try await ScriptedHTTPServer.with({ request in
             let sent = try JSONObject(parsing: request.body)
             var stored = sent
@@ -40,8 +39,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("update and delete are guarded by the item's version")
-    func guardsWritesWithVersion() async throws {
+    @Test func updateAndDeleteAreGuardedByTheItemsVersion() async throws {
         try await ScriptedHTTPServer.with({ request in
             request.method == "DELETE"
                 ? ScriptedReply(status: 204) : .json(200, request.bodyText, headers: [("ETag", #""v2""#)])
@@ -59,8 +57,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("lookup returns nil for 404 and the item otherwise")
-    func looksUp() async throws {
+    @Test func lookupReturnsNilFor404AndTheItemOtherwise() async throws {
         try await ScriptedHTTPServer.with({ request in
             request.rawPath.hasSuffix("/a")
                 ? .json(200, #"{"id":"a","text":"x","complete":false}"#)
@@ -74,8 +71,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("a conflict surfaces the server's item")
-    func surfacesConflicts() async throws {
+    @Test func aConflictSurfacesTheServersItem() async throws {
         let reply = ScriptedReply.json(
             412, #"{"id":"a","text":"server","complete":false}"#, headers: [("ETag", #""v9""#)])
         try await ScriptedHTTPServer.with({ _ in reply }) { server in
@@ -87,8 +83,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("a server item that does not fit the type is a typed error that keeps the item")
-    func rejectsUndecodableItems() async throws {
+    @Test func aServerItemThatDoesNotFitTheTypeIsATypedErrorThatKeepsTheItem() async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, #"{"id":"a","text":5}"#) }) { server in
             let todos = RemoteTable<RemoteTodo>(client: SyncClient(url: server.baseURL), name: "todo")
             let error = await #expect(throws: RemoteError.self) { try await todos.lookup(id: "a") }
@@ -100,8 +95,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("a typed query sends $filter, $orderby, $skip and $top as OData")
-    func sendsTypedQueries() async throws {
+    @Test func aTypedQuerySendsFilterOrderbySkipAndTopAsOData() async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, #"[{"id":"a","text":"it's","complete":false}]"#) }) {
             server in
             let todos = RemoteTable<RemoteTodo>(client: SyncClient(url: server.baseURL), name: "todo")
@@ -128,8 +122,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("a query follows next links on its own host until top items arrived")
-    func followsNextLinks() async throws {
+    @Test func aQueryFollowsNextLinksOnItsOwnHostUntilTopItemsArrived() async throws {
         try await ScriptedHTTPServer.with({ request in
             let skip = Int(request.rawQuery?.components(separatedBy: "$skip=").last?.prefix { $0.isNumber } ?? "0") ?? 0
             let items = (skip..<(skip + 2)).map { #"{"id":"i\#($0)","text":"t","complete":false}"# }
@@ -146,8 +139,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("a next link to another host is not followed")
-    func ignoresForeignNextLinks() async throws {
+    @Test func aNextLinkToAnotherHostIsNotFollowed() async throws {
         let reply = ScriptedReply.json(
             200,
             #"[{"id":"a","text":"t","complete":false}]"#,
@@ -161,8 +153,7 @@ struct RemoteTableTests {
         }
     }
 
-    @Test("a filter on a property name that is not an OData identifier is rejected before sending")
-    func rejectsInjectedPropertyNames() async throws {
+    @Test func aFilterOnANameThatIsNoODataIdentifierIsRejectedBeforeSending() async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
             let todos = RemoteTable<RemoteTodo>(client: SyncClient(url: server.baseURL), name: "todo")
             let filter = FilterExpression.comparison(.equal, .property("x) or (1 eq 1"), .value(.null))

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The demo that `scripts/demo` runs: the `todo-demo` program, started as a user would start it.
-@Suite struct DemoTests {
+@Suite("Demos") struct DemoTests {
     @Test(.timeLimit(.minutes(5)))
     func theDemoRunsEveryStepAndEndsWithDone() async throws {
         // Given the built demo program

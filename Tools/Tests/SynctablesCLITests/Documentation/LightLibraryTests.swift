@@ -5,7 +5,7 @@ import Testing
 
 /// An app that adds the library resolves a handful of packages and compiles no NIO: the server's
 /// dependencies stay in the Tools package.
-@Suite struct LightLibraryTests {
+@Suite("A light library for apps") struct LightLibraryTests {
     @Test(.timeLimit(.minutes(15)))
     func anAppDependingOnTheLibraryResolvesFewPackagesAndCompilesNoNIO() async throws {
         // Given an app package that depends on the library by path, as the README shows

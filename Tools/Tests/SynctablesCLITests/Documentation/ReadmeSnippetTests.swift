@@ -9,7 +9,7 @@ import Testing
 /// `<!-- snippet: manifest -->` is the scratch package's `Package.swift` (its `../SyncTables` path replaced
 /// by this checkout's), `<!-- snippet: sqlcipher -->` is compiled in SQLCipher builds only, and
 /// `<!-- snippet: fragment -->` is not compiled.
-@Suite struct ReadmeSnippetTests {
+@Suite("README snippets") struct ReadmeSnippetTests {
     @Test(.timeLimit(.minutes(30)))
     func everySwiftBlockOfTheReadmeCompiles() async throws {
         let root = RepositoryRoot.url

@@ -5,7 +5,7 @@ import Testing
 @_spi(SyncTablesTools) @testable import SyncTablesSQLite
 
 /// The on-disk layout other tools can rely on: WAL journal, version stamp, projected columns, kinds and JSON.
-@Suite struct SQLiteStoreLayoutTests {
+@Suite("SQLite store layout") struct SQLiteStoreLayoutTests {
     private func storeFile(_ body: (SQLiteStore) async throws -> Void) async throws -> (TemporaryDirectory, Database) {
         let directory = try TemporaryDirectory()
         let path = directory.newDatabasePath()

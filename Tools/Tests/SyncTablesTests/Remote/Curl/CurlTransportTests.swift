@@ -8,8 +8,7 @@
     /// Behaviours specific to ``CurlTransport``: its thread, its handle pool and its header handling.
     @Suite("CurlTransport")
     struct CurlTransportTests {
-        @Test("the loop thread ends and releases its state when the transport goes away")
-        func releasesTheLoopWhenDropped() async throws {
+        @Test func theLoopThreadEndsAndReleasesItsStateWhenTheTransportGoesAway() async throws {
             weak var loop: AnyObject?
             try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
                 var transport: CurlTransport? = try CurlTransport()
@@ -25,8 +24,7 @@
             }
         }
 
-        @Test("a server that closes each connection gets a fresh connection per request")
-        func reconnectsAfterConnectionClose() async throws {
+        @Test func aServerThatClosesEachConnectionGetsAFreshConnectionPerRequest() async throws {
             let transport = try CurlTransport()
             let reply = ScriptedReply.json(200, "[]", headers: [("Connection", "close")])
             try await ScriptedHTTPServer.with({ _ in reply }) { server in
@@ -40,8 +38,7 @@
 
         // URLSession is left out: FoundationNetworking stops the process ("Transfer completed, but there's
         // no response") on this cut.
-        @Test("a connection cut inside the response headers fails with connectionLost, not an empty response")
-        func cutInsideTheHeadersFails() async throws {
+        @Test func aConnectionCutInsideTheResponseHeadersFailsWithConnectionLost() async throws {
             try await SyncHarness.with { harness in
                 let proxy = try await SlowLinkProxy(
                     upstreamPort: try #require(harness.server.port), link: SlowLinkConfiguration(oneWayDelay: .zero))
@@ -62,8 +59,7 @@
             }
         }
 
-        @Test("a header value with a line break is rejected before anything is sent")
-        func rejectsHeaderInjection() async throws {
+        @Test func aHeaderValueWithALineBreakIsRejectedBeforeAnythingIsSent() async throws {
             let transport = try CurlTransport()
             try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
                 let request = TransportRequest(
@@ -74,16 +70,14 @@
             }
         }
 
-        @Test("a non-HTTP URL is rejected as an invalid request")
-        func rejectsOtherSchemes() async throws {
+        @Test func aNonHTTPURLIsRejectedAsAnInvalidRequest() async throws {
             let transport = try CurlTransport()
             let request = TransportRequest(method: .get, url: URL(fileURLWithPath: "/etc/passwd"))
             let error = await #expect(throws: TransportError.self) { try await transport.send(request) }
             #expect(error?.kind == .invalidRequest)
         }
 
-        @Test("repeated response header fields are all kept, in order")
-        func keepsRepeatedResponseHeaders() async throws {
+        @Test func repeatedResponseHeaderFieldsAreAllKeptInOrder() async throws {
             let transport = try CurlTransport()
             let reply = ScriptedReply(status: 200, headers: [("X-Multi", "one"), ("X-Multi", "two")])
             try await ScriptedHTTPServer.with({ _ in reply }) { server in
@@ -92,8 +86,7 @@
             }
         }
 
-        @Test("an empty header value is sent as an empty header")
-        func sendsEmptyHeaderValues() async throws {
+        @Test func anEmptyHeaderValueIsSentAsAnEmptyHeader() async throws {
             let transport = try CurlTransport()
             try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
                 _ = try await transport.send(

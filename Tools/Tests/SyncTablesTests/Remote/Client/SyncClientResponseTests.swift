@@ -10,8 +10,8 @@ struct SyncClientResponseTests {
         [400, 401, 403, 404, 405, 500].map { (kind, $0) }
     }
 
-    @Test("error statuses become HTTPStatusError with the server's message", arguments: errorCases)
-    func mapsErrorStatuses(kind: TransportKind, status: Int) async throws {
+    @Test(arguments: errorCases)
+    func errorStatusesBecomeHTTPStatusErrorWithTheServersMessage(kind: TransportKind, status: Int) async throws {
         let body = #"{"error":"status \#(status)"}"#
         try await ScriptedHTTPServer.with({ _ in .json(status, body) }) { server in
             let client = SyncClient(url: server.baseURL, transport: try kind.make())
@@ -25,8 +25,8 @@ struct SyncClientResponseTests {
         }
     }
 
-    @Test("an ASP.NET style message and a non-JSON error body are both kept", arguments: TransportKind.allCases)
-    func keepsOtherErrorBodies(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func anASPNETStyleMessageAndANonJSONErrorBodyAreBothKept(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ request in
             request.rawPath.hasSuffix("/json")
                 ? .json(400, #"{"message":"bad request"}"#)
@@ -42,8 +42,8 @@ struct SyncClientResponseTests {
         }
     }
 
-    @Test("409 and 412 carry the server item with the ETag version", arguments: TransportKind.allCases)
-    func exposesConflictItems(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func answers409And412CarryTheServerItemWithTheETagVersion(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ request in
             let status = request.method == "POST" ? 409 : 412
             return .json(status, #"{"id":"a","text":"server","version":"old"}"#, headers: [("ETag", #""v2""#)])
@@ -67,8 +67,8 @@ struct SyncClientResponseTests {
         }
     }
 
-    @Test("malformed JSON in a success response is a typed error with the raw body", arguments: TransportKind.allCases)
-    func rejectsMalformedJSON(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func malformedJSONInASuccessResponseIsATypedErrorWithTheRawBody(kind: TransportKind) async throws {
         let bodies = ["/item/a": #"{"id":"a","#, "/item/b": "[1,2]", "/item/c": ""]
         try await ScriptedHTTPServer.with({ request in
             .json(200, bodies[request.rawPath.replacingOccurrences(of: "/tables", with: "")] ?? "")
@@ -89,10 +89,8 @@ struct SyncClientResponseTests {
         }
     }
 
-    @Test(
-        "a query reads a bare array, the results-and-count envelope and the next link",
-        arguments: TransportKind.allCases)
-    func readsQueryPages(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aQueryReadsABareArrayTheResultsAndCountEnvelopeAndTheNextLink(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ request in
             if request.rawQuery?.contains("inlinecount") == true {
                 return .json(200, #"{"results":[{"id":"a"}],"count":7}"#)
@@ -117,18 +115,16 @@ struct SyncClientResponseTests {
         }
     }
 
-    @Test("a query whose items are not objects is malformed", arguments: TransportKind.allCases)
-    func rejectsMalformedPages(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aQueryWhoseItemsAreNotObjectsIsMalformed(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, #"[{"id":"a"}, 3]"#) }) { server in
             let client = SyncClient(url: server.baseURL, transport: try kind.make())
             await #expect(throws: RemoteError.self) { try await client.query(table: "todo", queryString: "") }
         }
     }
 
-    @Test(
-        "after a 401 the refresh hook runs and the request is retried once with fresh credentials",
-        arguments: TransportKind.allCases)
-    func retriesOnceAfterUnauthorized(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func afterA401TheRequestIsRetriedOnceWithTheRefreshedCredentials(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ request in
             request.header("X-ZUMO-AUTH") == "fresh" ? .json(200, #"{"id":"a"}"#) : .json(401, #"{"error":"expired"}"#)
         }) { server in
@@ -150,8 +146,8 @@ struct SyncClientResponseTests {
         }
     }
 
-    @Test("a second 401, or a refresh that declines, surfaces the 401", arguments: TransportKind.allCases)
-    func surfacesPersistentUnauthorized(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aSecond401OrARefreshThatDeclinesSurfacesThe401(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ _ in .json(401, #"{"error":"no"}"#) }) { server in
             let refreshes = TokenBox("")
             let retrying = SyncClient(
@@ -173,8 +169,8 @@ struct SyncClientResponseTests {
     }
 
     #if canImport(Glibc)
-        @Test("network failures reach the caller as TransportError", arguments: TransportKind.allCases)
-        func surfacesTransportErrors(kind: TransportKind) async throws {
+        @Test(arguments: TransportKind.allCases)
+        func networkFailuresReachTheCallerAsTransportError(kind: TransportKind) async throws {
             let closed = try RefusingPort()
             let client = SyncClient(url: closed.baseURL, transport: try kind.make())
             let error = await #expect(throws: TransportError.self) { try await client.lookup(table: "t", id: "a") }

@@ -6,7 +6,8 @@ import Testing
 
 /// Incremental pulls against a `sync-server` that advertises keyset pulls: the position is the last record's
 /// `(updatedAt, id)`, discovered from the server's responses, migrated from older tokens, and given up for
-/// PROTOCOL §5.7 when the server stops advertising it.
+/// plain `updatedAt ge` requests (see the *Wire protocol* article of SyncTables, section *Incremental pull*)
+/// when the server stops advertising it.
 @Suite("Keyset incremental pull against sync-server")
 struct KeysetPullTests {
     @Test func aKeysetPullResumesAfterTheLastRecordsTimeAndIdWithoutSkip() async throws {
@@ -90,7 +91,7 @@ struct KeysetPullTests {
             let summary = try await pull(devicePath, from: server, pageSize: 2)
 
             let requests = await controls.requests()
-            // The keyset request's answer does not advertise keysets: it is dropped and §5.7 takes over.
+            // The keyset request's answer does not advertise keysets: it is dropped and plain requests take over.
             #expect(
                 requests.map { $0.queryValue("$filter") ?? "" } == [
                     keysetFilter(after: "2000-01-02T00:00:00.000Z", id: "seven"),
@@ -100,7 +101,7 @@ struct KeysetPullTests {
                     "(updatedAt ge datetimeoffset'2000-01-03T00:00:00.000Z')",
                 ])
             #expect(requests.map { $0.queryValue("$skip") } == [nil, "0", "0", "2", "3"])
-            // eight, nine and ten: seven and eight, read again at §5.7 watermarks, are already stored.
+            // eight, nine and ten: seven and eight, read again at plain watermarks, are already stored.
             #expect(summary.received == 3 && summary.upserted == 3)
             let device = try await SyncContext(store: try SQLiteStore(path: devicePath))
             let todos = try await device.table(TodoItem.self)
@@ -125,10 +126,10 @@ struct KeysetPullTests {
         #expect(scenario.requests.dropFirst().allSatisfy { $0.queryValue("$skip") == nil })
     }
 
-    /// The same scenario with PROTOCOL §5.7 (a server without keysets): updates move rows already read out of
-    /// the run of equal timestamps, the `$skip` offsets then jump over rows the pull never sees, and once the
-    /// watermark moves past that time they are never pulled. §5.7 guarantees no loss only while rows at the
-    /// watermark do not change during the pull.
+    /// The same scenario with plain `updatedAt ge` requests (a server without keysets): updates move rows
+    /// already read out of the run of equal timestamps, the `$skip` offsets then jump over rows the pull never
+    /// sees, and once the watermark moves past that time they are never pulled. Plain requests guarantee no
+    /// loss only while rows at the watermark do not change during the pull.
     @Test func theSkipAlgorithmMissesRowsWhenUpdatesShiftARunOfEqualTimestamps() async throws {
         var random = SeededGenerator.announced("§5.7 equal-timestamp pull")
         let scenario = try await EqualRunScenario.run(advertisesKeysetPull: false, random: &random)
@@ -158,7 +159,7 @@ struct KeysetPullScriptedServerTests {
 
             let summary = try await todos.pull(queryId: "all", options: PullOptions(pageSize: 2))
 
-            // §5.7 page, keyset page (the same records: dropped), §5.7 from the time again, then skip 2.
+            // Plain page, keyset page (the same records: dropped), plain from the time again, then skip 2.
             let queries = server.requests.map { ($0.rawQuery ?? "").removingPercentEncoding ?? "" }
             #expect(queries.count == 4)
             #expect(queries.map { $0.contains("$orderby=updatedAt,id") } == [false, true, false, false])
@@ -178,7 +179,8 @@ func keysetFilter(after time: String, id: String) -> String {
 
 private let traceCIds = ["five", "four", "one", "seven", "six", "three", "two"]
 
-/// PROTOCOL §5.7's trace C: five of seven rows share one `updatedAt`.
+/// The example of the *Wire protocol* article of SyncTables, section *Incremental pull*: five of seven rows
+/// share one `updatedAt`.
 private func traceCRows() -> [JSONObject] {
     func row(_ id: String, _ date: String) -> JSONObject {
         ["id": .string(id), "text": .string(id), "complete": false, "updatedAt": .string(date)]

@@ -5,16 +5,14 @@ import Testing
 
 @Suite("Wire format")
 struct WireFormatTests {
-    @Test("ids in paths are encoded like Uri.EscapeDataString")
-    func encodesPathSegments() {
+    @Test func idsInPathsAreEncodedLikeUriEscapeDataString() {
         #expect(PercentEncoding.pathSegment("abc-1.2_3~") == "abc-1.2_3~")
         #expect(PercentEncoding.pathSegment("a b#c%d&e") == "a%20b%23c%25d%26e")
         #expect(PercentEncoding.pathSegment("x:y'z") == "x%3Ay%27z")
         #expect(PercentEncoding.pathSegment("é") == "%C3%A9")
     }
 
-    @Test("query values are encoded strictly, keeping quotes and parentheses")
-    func encodesQueryValues() {
+    @Test func queryValuesAreEncodedStrictlyKeepingQuotesAndParentheses() {
         let filter = "(updatedAt ge datetimeoffset'1970-01-01T00:00:00.000+00:00')"
         #expect(
             PercentEncoding.queryValue(filter)
@@ -24,8 +22,7 @@ struct WireFormatTests {
         #expect(PercentEncoding.queryValue("it's") == "it's")
     }
 
-    @Test("an ETag loses one pair of quotes and its escapes")
-    func readsETags() {
+    @Test func anETagLosesOnePairOfQuotesAndItsEscapes() {
         #expect(EntityTag.version(fromETag: #""AAAAAAAAHzg=""#) == "AAAAAAAAHzg=")
         #expect(EntityTag.version(fromETag: #""a\"b""#) == #"a"b"#)
         #expect(EntityTag.version(fromETag: "\"\"v\"\"") == "\"v\"")
@@ -33,14 +30,12 @@ struct WireFormatTests {
         #expect(EntityTag.version(fromETag: #"W/"7""#) == "7")
     }
 
-    @Test("If-Match wraps the version in quotes and escapes inner quotes")
-    func writesIfMatch() {
+    @Test func ifMatchWrapsTheVersionInQuotesAndEscapesInnerQuotes() {
         #expect(EntityTag.ifMatch(version: "v1") == #""v1""#)
         #expect(EntityTag.ifMatch(version: #"a"b"#) == #""a\"b""#)
     }
 
-    @Test("the next link is found with or without angle brackets")
-    func readsLinkHeaders() throws {
+    @Test func theNextLinkIsFoundWithOrWithoutAngleBrackets() throws {
         let base = try #require(URL(string: "http://h:1/tables/todo?$top=100"))
         let plain = "http://h:1/tables/todo?$top=50&$skip=50; rel=next"
         #expect(
@@ -54,23 +49,20 @@ struct WireFormatTests {
         #expect(LinkHeader.nextURL(in: relative, relativeTo: base)?.absoluteString == "http://h:1/tables/todo?$skip=9")
     }
 
-    @Test("a link that is not rel=next is ignored")
-    func ignoresOtherLinks() throws {
+    @Test func aLinkThatIsNotRelNextIsIgnored() throws {
         let base = try #require(URL(string: "http://h/tables/todo"))
         #expect(LinkHeader.nextURL(in: "http://h/tables/todo?$skip=0; rel=prev", relativeTo: base) == nil)
         #expect(LinkHeader.nextURL(in: "garbage", relativeTo: base) == nil)
     }
 
-    @Test("features are written in the protocol's fixed order")
-    func writesFeaturesInFixedOrder() {
+    @Test func featuresAreWrittenInTheProtocolsFixedOrder() {
         let features: ZumoFeatures = [.incrementalPull, .offline, .queryObject]
         #expect(features.headerValue == "TQ,OL,IP")
         #expect(ZumoFeatures.offline.headerValue == "OL")
         #expect(ZumoFeatures().headerValue == "")
     }
 
-    @Test("query options become an encoded query string in a stable order")
-    func writesQueryStrings() {
+    @Test func queryOptionsBecomeAnEncodedQueryStringInAStableOrder() {
         var query = TableQuery()
         query.parameters = [(name: "param 1", value: "a+b")]
         query.includeDeleted = true
@@ -85,8 +77,8 @@ struct WireFormatTests {
         )
     }
 
-    @Test("custom parameter names of the protocol are rejected", arguments: ["$top", "__includeDeleted", ""])
-    func rejectsReservedParameterNames(name: String) {
+    @Test(arguments: ["$top", "__includeDeleted", ""])
+    func customParameterNamesOfTheProtocolAreRejected(name: String) {
         var query = TableQuery()
         query.parameters = [(name: name, value: "1")]
         #expect(throws: RemoteError.invalidQueryParameter(name)) { try query.validate() }

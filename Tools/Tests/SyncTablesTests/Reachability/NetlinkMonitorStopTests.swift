@@ -8,8 +8,7 @@
     /// Stopping the Linux monitor after its loop ended on its own (a `poll` error it cannot recover from).
     @Suite("Network monitor: netlink loop ending on its own")
     struct NetlinkMonitorStopTests {
-        @Test("stop after the loop ended on a poll error writes to no descriptor (WithInjectedPollFailure)")
-        func stopAfterAPollErrorWritesNothingWithInjectedPollFailure() async throws {
+        @Test func stopAfterThePollLoopFailedWritesToNoDescriptorWithInjectedPollFailure() async throws {
             // A real poll cannot be made to fail with EINVAL on demand: this one fails at once.
             let monitor = try NetlinkNetworkMonitor(poll: { _, _, _ in
                 errno = EINVAL

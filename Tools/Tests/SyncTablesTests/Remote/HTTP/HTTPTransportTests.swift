@@ -6,8 +6,8 @@ import Testing
 /// The behaviours every ``HTTPTransport`` shares, run against a real server on 127.0.0.1 for each transport.
 @Suite("HTTP transports")
 struct HTTPTransportTests {
-    @Test("sends the method, headers and body, and returns status, headers and body", arguments: TransportKind.allCases)
-    func roundTripsARequest(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func sendsTheMethodHeadersAndBodyAndReturnsStatusHeadersAndBody(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ request in
             .json(201, #"{"echo":"\#(request.bodyText)"}"#, headers: [("X-Reply", "yes")])
@@ -39,8 +39,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test("sends GET and DELETE without a body and POST with an empty body", arguments: TransportKind.allCases)
-    func sendsBodylessRequests(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func sendsGETAndDELETEWithoutABodyAndPOSTWithAnEmptyBody(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 204) }) { server in
             let url = server.baseURL.appendingPathComponent("tables/todo/a")
@@ -57,8 +57,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test("returns error statuses as responses, not errors", arguments: TransportKind.allCases)
-    func returnsErrorStatuses(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func returnsErrorStatusesAsResponsesNotErrors(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in .json(500, #"{"error":"boom"}"#) }) { server in
             let response = try await transport.send(TransportRequest(method: .get, url: server.baseURL))
@@ -67,8 +67,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test("carries a large body both ways", arguments: TransportKind.allCases)
-    func carriesLargeBodies(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func carriesALargeBodyBothWays(kind: TransportKind) async throws {
         let transport = try kind.make()
         let payload = String(repeating: "0123456789", count: 200_000)
         try await ScriptedHTTPServer.with({ request in ScriptedReply(status: 200, body: request.bodyText) }) { server in
@@ -81,8 +81,8 @@ struct HTTPTransportTests {
     }
 
     #if canImport(Glibc)
-        @Test("a closed port fails with connectionFailed", arguments: TransportKind.allCases)
-        func refusedConnectionFails(kind: TransportKind) async throws {
+        @Test(arguments: TransportKind.allCases)
+        func aClosedPortFailsWithConnectionFailed(kind: TransportKind) async throws {
             let transport = try kind.make()
             let closed = try RefusingPort()
             let error = await #expect(throws: TransportError.self) {
@@ -91,8 +91,8 @@ struct HTTPTransportTests {
             #expect(error?.kind == .connectionFailed)
         }
 
-        @Test("a connection dropped before any response fails with connectionLost", arguments: TransportKind.allCases)
-        func droppedConnectionFails(kind: TransportKind) async throws {
+        @Test(arguments: TransportKind.allCases)
+        func aConnectionDroppedBeforeAnyResponseFailsWithConnectionLost(kind: TransportKind) async throws {
             let transport = try kind.make()
             let server = try DroppingServer()
             let error = await #expect(throws: TransportError.self) {
@@ -101,10 +101,8 @@ struct HTTPTransportTests {
             #expect(error?.kind == .connectionLost, "\(String(describing: error))")
         }
 
-        @Test(
-            "a connection dropped in the middle of the body fails with connectionLost",
-            arguments: TransportKind.allCases)
-        func truncatedResponseFails(kind: TransportKind) async throws {
+        @Test(arguments: TransportKind.allCases)
+        func aConnectionDroppedInTheMiddleOfTheBodyFailsWithConnectionLost(kind: TransportKind) async throws {
             let transport = try kind.make()
             let server = try DroppingServer(partialReply: "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n[{\"id\":")
             let error = await #expect(throws: TransportError.self) {
@@ -114,8 +112,8 @@ struct HTTPTransportTests {
         }
     #endif
 
-    @Test("a response slower than the timeout fails with timedOut", arguments: TransportKind.allCases)
-    func slowResponseTimesOut(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aResponseSlowerThanTheTimeoutFailsWithTimedOut(kind: TransportKind) async throws {
         let transport = try kind.make()
         // The reply would come after a minute; the bound is half that, so a busy machine (the whole suite runs in
         // parallel on two cores) cannot fail the test, while a timeout that does not work still does.
@@ -130,10 +128,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test(
-        "cancelling the task during a slow response throws CancellationError promptly",
-        arguments: TransportKind.allCases)
-    func cancellationStopsTheRequest(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheTaskDuringASlowResponseThrowsCancellationErrorPromptly(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200, delay: .seconds(60)) }) { server in
             // Given a request in flight that the server answers only after a minute
@@ -152,9 +148,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test(
-        "a task cancelled before sending throws CancellationError and sends nothing", arguments: TransportKind.allCases)
-    func cancelledTaskSendsNothing(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aTaskCancelledBeforeSendingThrowsCancellationErrorAndSendsNothing(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in ScriptedReply(status: 200) }) { server in
             let task = Task {
@@ -166,8 +161,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test("many sequential requests reuse one kept-alive connection", arguments: TransportKind.allCases)
-    func keepsConnectionsAlive(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func manySequentialRequestsReuseOneKeptAliveConnection(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
             for _ in 0..<20 {
@@ -178,8 +173,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test("serves 1,000 sequential requests", arguments: TransportKind.allCases)
-    func servesManySequentialRequests(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func serves1000SequentialRequests(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ request in ScriptedReply(status: 200, body: request.rawPath) }) { server in
             for index in 0..<1_000 {
@@ -192,8 +187,8 @@ struct HTTPTransportTests {
         }
     }
 
-    @Test("serves 16 tasks sending at once", arguments: TransportKind.allCases)
-    func servesConcurrentTasks(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func serves16TasksSendingAtOnce(kind: TransportKind) async throws {
         let transport = try kind.make()
         try await ScriptedHTTPServer.with({ request in
             ScriptedReply(status: 200, body: request.rawPath, delay: .milliseconds(5))

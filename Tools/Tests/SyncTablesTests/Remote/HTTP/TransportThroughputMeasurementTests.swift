@@ -8,15 +8,14 @@ import Testing
 /// Runs only when `SYNCTABLES_MEASURE_TRANSPORTS` is set, in release mode:
 /// `SYNCTABLES_MEASURE_TRANSPORTS=1 swift test -c release --filter TransportThroughputMeasurement`.
 @Suite("Transport throughput measurement", .serialized)
-struct TransportThroughputMeasurement {
+struct TransportThroughputMeasurementTests {
     static let isEnabled = ProcessInfo.processInfo.environment["SYNCTABLES_MEASURE_TRANSPORTS"] != nil
 
     @Test(
-        "sequential GET requests per second over loopback",
         .enabled(if: isEnabled),
         arguments: TransportKind.allCases
     )
-    func measureSequentialRequests(kind: TransportKind) async throws {
+    func sequentialGETRequestsPerSecondOverLoopback(kind: TransportKind) async throws {
         let transport = try kind.make()
         let body = #"[{"id":"a","text":"Buy milk","complete":false,"version":"1"}]"#
         try await ScriptedHTTPServer.with({ _ in .json(200, body) }) { server in

@@ -2,10 +2,9 @@ import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
 
-@Suite("TransportHeaders")
-struct HTTPHeadersTests {
-    @Test("lookup ignores case and returns the first field")
-    func looksUpCaseInsensitively() {
+@Suite("Transport headers")
+struct TransportHeadersTests {
+    @Test func lookupIgnoresCaseAndReturnsTheFirstField() {
         let headers: TransportHeaders = ["ETag": "\"1\"", "etag": "\"2\""]
         #expect(headers["etag"] == "\"1\"")
         #expect(headers.values(for: "ETAG") == ["\"1\"", "\"2\""])
@@ -13,8 +12,7 @@ struct HTTPHeadersTests {
         #expect(headers["If-Match"] == nil)
     }
 
-    @Test("setting replaces every field of that name at the first one's position")
-    func setReplacesInPlace() {
+    @Test func settingReplacesEveryFieldOfThatNameAtTheFirstOnesPosition() {
         var headers: TransportHeaders = ["A": "1", "b": "2", "B": "3", "C": "4"]
         headers["B"] = "x"
         #expect(headers.fields.map(\.name) == ["A", "B", "C"])
@@ -25,8 +23,7 @@ struct HTTPHeadersTests {
         #expect(headers.fields.map(\.name) == ["A", "C", "D"])
     }
 
-    @Test("adding keeps existing fields of the same name")
-    func addAppends() {
+    @Test func addingKeepsExistingFieldsOfTheSameName() {
         var headers = TransportHeaders()
         headers.add(name: "Set-Cookie", value: "a")
         headers.add(name: "set-cookie", value: "b")

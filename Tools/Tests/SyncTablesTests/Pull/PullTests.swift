@@ -45,7 +45,8 @@ struct PullTests {
         }
     }
 
-    /// PROTOCOL §5.7's trace C, against a server that does not advertise keyset pulls.
+    /// The example of the *Wire protocol* article, section *Incremental pull*, against a server that does not
+    /// advertise keyset pulls.
     @Test func incrementalPullWithEqualTimestampsFallsBackToSkipAndBack() async throws {
         try await SyncHarness.with(advertisesKeysetPull: false) { harness in
             func row(_ id: String, _ date: String) -> JSONObject {

@@ -13,24 +13,24 @@ import Testing
 /// |---|---|---|
 /// | 1 | `ZUMO-API-VERSION`, `X-ZUMO-AUTH`, `X-ZUMO-FEATURES` (`OL`, `IP`) | `WireTraceTests.everyRequestCarriesTheAPIVersionTheAuthTokenAndItsFeatureCodes` |
 /// | 2 | generated ids, duplicate and invalid ids | `LocalWriteTests.insertWithAnEmptyIdGeneratesOneAndReturnsIt`, `CollapseMatrixTests.insertAfterInsertIsRejectedAndChangesNothing`, `BadInputTests.invalidIdsAreRejectedOnEveryWrite` |
-/// | 3 | system properties stripped locally, server results kept, `ETag` wins | `LocalWriteTests.insertStripsServerOwnedPropertiesButKeepsVersion`, `PushTests.insertIsPostedWithoutSystemPropertiesAndTheServerItemIsStoredBack`, `SyncClientRequestTests` ("…reads the version from the ETag") |
+/// | 3 | system properties stripped locally, server results kept, `ETag` wins | `LocalWriteTests.insertStripsServerOwnedPropertiesButKeepsVersion`, `PushTests.insertIsPostedWithoutSystemPropertiesAndTheServerItemIsStoredBack`, `SyncClientRequestTests.insertPostsTheItemWithoutSystemPropertiesAndReadsTheVersionFromTheETag` |
 /// | 4 | the collapse matrix | `CollapseMatrixTests` (every cell), `WireTraceTests.collapsedOperationsReachTheServerAsOneRequestEach` |
 /// | 5 | FIFO across tables, `If-Match` rules, bodies without system properties | `PushTests.pushSendsTheWholeQueueInOrderWithTheExactRequestOfEachKind`, `PushTests.updateAndDeleteCarryIfMatchWithTheKnownVersion` |
 /// | 6 | success removes the operation and stores the server item; DELETE 404 = success | `PushTests.insertIsPostedWithoutSystemPropertiesAndTheServerItemIsStoredBack`, `PushTests.deleteOfAnItemTheServerNoLongerHasCountsAsSuccess` |
 /// | 7 | abort on transport errors and 401, record and continue otherwise | `PushTests.droppedConnectionAbortsThePushKeepingTheRemainingOperations`, `PushTests.unauthorizedAbortsThePush`, `PushTests.serverErrorIsRecordedAndThePushContinuesThenConverges`, `PushTests.conflictIsReportedWithTheServerItemAndServerWinsResolutionTakesIt` |
 /// | 8 | completion result, handler hook, resolutions guarded by the operation version | `WireTraceTests.pushHandlerWrapsEachOperationAndSeesTheCompletion`, `PushTests` conflict and policy tests, `OperationQueueTests.stateChangesOnAStaleOperationAreRefused` |
-/// | 9 | validation, `__includeDeleted`, `$skip`/`$top` paging (50), empty-page end, `$top` limit, `rel=next` | `WireTraceTests.traceAInsertPushThenAVanillaPullPagesUntilAnEmptyPage`, `PullTests.fullPullPagesWithSkipAndTopUntilAnEmptyPage`, `PullTests.fullPullHonoursTheQueryFilterOrderingAndLimit`, `WireTraceTests.fullPullFollowsTheServersNextLinks`, `PullTests.invalidPullArgumentsAreRejectedBeforeAnyRequest`, `PullTests.incrementalPullRejectsOrderingAndPagingBeforeAnyRequest` |
+/// | 9 | validation, `__includeDeleted`, `$skip`/`$top` paging (50), empty-page end, `$top` limit, `rel=next` | `WireTraceTests.insertPushThenAVanillaPullPagesUntilAnEmptyPage`, `PullTests.fullPullPagesWithSkipAndTopUntilAnEmptyPage`, `PullTests.fullPullHonoursTheQueryFilterOrderingAndLimit`, `WireTraceTests.fullPullFollowsTheServersNextLinks`, `PullTests.invalidPullArgumentsAreRejectedBeforeAnyRequest`, `PullTests.incrementalPullRejectsOrderingAndPagingBeforeAnyRequest` |
 /// | 10 | skip pending, delete `deleted: true`, never delete missing rows | `PullTests.pulledDeletionsRemoveLocalRowsAndItemsEditedDuringThePullAreSkipped`, `WireTraceTests.pullNeverDeletesLocalRowsMissingFromTheResult` |
 /// | 11 | incremental pull: token per (table, query id), `ge` + skip fallback, token per page, query id rules | `PullTests.incrementalPullWithEqualTimestampsFallsBackToSkipAndBack` (a server without keysets), `KeysetPullTests`, `PullTests.secondIncrementalPullStartsFromTheStoredToken`, `PullTests.incrementalPullCombinesTheUserFilterWithTheWatermark`, `PullTests.pullFailingOnPageTwoKeepsPageOneAndItsToken`, `PullTests.invalidPullArgumentsAreRejectedBeforeAnyRequest` |
 /// | 12 | purge: refused while dirty unless forced, tokens reset, never pushes | `PurgeTests` (all five) |
 /// | 13 | one sync action at a time; writes to an in-flight item wait | `WireTraceTests.pushRequestedDuringAPullWaitsForThePullToEnd`, `WireTraceTests.writeToAnItemWhoseInsertIsOnTheWireWaitsAndTheNextPushCarriesTheNewVersion`, `PullTests.pulledDeletionsRemoveLocalRowsAndItemsEditedDuringThePullAreSkipped` (local writes go on during a pull) |
 /// | 14 | queue, errors and tokens survive a restart | `WireTraceTests.aReopenedContextPushesTheSameOperationsInTheSameOrder`, `PushTests.pushErrorsSurviveReopeningTheStore`, `PersistenceTests`, `PushCrashTests`, `PullCrashTests` |
 ///
-/// Whole traces: A `WireTraceTests.traceAInsertPushThenAVanillaPullPagesUntilAnEmptyPage`;
-/// B `PushTests.conflictIsReportedWithTheServerItemAndServerWinsResolutionTakesIt`;
-/// C `PullTests.incrementalPullWithEqualTimestampsFallsBackToSkipAndBack`;
-/// D `PurgeTests.forcedPurgeRemovesRowsOperationsErrorsAndTokensThenPullStartsOver`;
-/// E `PushTests.droppedConnectionAbortsThePushKeepingTheRemainingOperations`.
+/// Whole scenarios: insert, push and a full pull, `WireTraceTests.insertPushThenAVanillaPullPagesUntilAnEmptyPage`;
+/// an update conflict the server wins, `PushTests.conflictIsReportedWithTheServerItemAndServerWinsResolutionTakesIt`;
+/// an incremental pull through equal timestamps, `PullTests.incrementalPullWithEqualTimestampsFallsBackToSkipAndBack`;
+/// a purge, `PurgeTests.forcedPurgeRemovesRowsOperationsErrorsAndTokensThenPullStartsOver`;
+/// a push cut off by the network, `PushTests.droppedConnectionAbortsThePushKeepingTheRemainingOperations`.
 @Suite("Wire traces against sync-server")
 struct WireTraceTests {
     @Test func everyRequestCarriesTheAPIVersionTheAuthTokenAndItsFeatureCodes() async throws {
@@ -82,7 +82,7 @@ struct WireTraceTests {
         }
     }
 
-    @Test func traceAInsertPushThenAVanillaPullPagesUntilAnEmptyPage() async throws {
+    @Test func insertPushThenAVanillaPullPagesUntilAnEmptyPage() async throws {
         try await SyncHarness.with { harness in
             let device = try await harness.device()
             try await device.todos.insert(TodoItem(id: "a", text: "x"))

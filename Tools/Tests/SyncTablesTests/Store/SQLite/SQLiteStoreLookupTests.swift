@@ -6,7 +6,7 @@ import Testing
 
 /// `SQLiteStore.lookup` on a file store answers from a second connection on the caller's thread; it must
 /// answer exactly what the store's own connection would.
-@Suite struct SQLiteStoreLookupTests {
+@Suite("SQLite lookups") struct SQLiteStoreLookupTests {
     @Test func aLookupSeesEveryCommittedWriteAsSoonAsTheWriteReturns() async throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.newDatabasePath())

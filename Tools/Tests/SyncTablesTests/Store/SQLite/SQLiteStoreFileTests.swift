@@ -5,7 +5,7 @@ import Testing
 @_spi(SyncTablesTools) @testable import SyncTablesSQLite
 
 /// What `SQLiteStore` does with real files: persistence, damaged files, bad locations, full disks, locks.
-@Suite struct SQLiteStoreFileTests {
+@Suite("SQLite store files") struct SQLiteStoreFileTests {
     private let item = JSONObject([
         "id": .string("a"), "text": .string("Buy milk"), "due": .string("2024-05-01T10:00:00Z"),
     ])

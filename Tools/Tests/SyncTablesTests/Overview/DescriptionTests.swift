@@ -3,9 +3,8 @@ import Testing
 @_spi(SyncTablesTools) @testable import SyncTables
 
 /// Events and status values read as plain sentences when printed, not as Swift dumps.
-@Suite struct DescriptionTests {
-    @Test("events describe themselves in one readable line")
-    func eventsAreReadable() throws {
+@Suite("Readable descriptions") struct DescriptionTests {
+    @Test func eventsDescribeThemselvesInOneReadableLine() throws {
         let page = SyncEvent.pullPageApplied(table: "TodoItem", queryId: "open", upserted: 3, deleted: 1, skipped: 0)
         let failed = SyncEvent.operationFailed(table: "TodoItem", id: "a", kind: .update, status: 412)
         let finished = SyncEvent.pushFinished(status: .abortedNetwork, pushed: 2, failed: 0)
@@ -25,8 +24,7 @@ import Testing
         }
     }
 
-    @Test("a push failure says whether the push tried everything or stopped, with one period at the end")
-    func pushFailuresAreReadable() {
+    @Test func aPushFailureSaysWhetherItTriedEverythingOrStoppedEndingWithOnePeriod() {
         let stopped = PushFailure(status: .abortedNetwork, errors: [], reason: "connection refused.")
         let completed = PushFailure(status: .completedWithErrors, errors: [])
 
@@ -35,8 +33,7 @@ import Testing
         #expect("\(SyncError.pushFailed(stopped))" == "\(stopped)")
     }
 
-    @Test("status, table status and pull state describe themselves without type names")
-    func statusIsReadable() throws {
+    @Test func statusTableStatusAndPullStateDescribeThemselvesWithoutTypeNames() throws {
         let token = try Timestamp(iso8601: "2026-11-26T07:00:00.000Z")
         let pull = PullState(table: "TodoItem", queryId: "open", deltaToken: token, lastPull: token)
         let table = TableOverview(name: "TodoItem", rows: 5, pendingOperations: 2, pushErrors: 0, pulls: [pull])

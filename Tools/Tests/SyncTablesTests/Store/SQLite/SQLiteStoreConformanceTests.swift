@@ -6,7 +6,7 @@ import Testing
 
 /// `SQLiteStore` passes every check of the shared store conformance suite, on a file (read with `pread` or
 /// through a memory map) and in memory.
-@Suite struct SQLiteStoreConformanceTests {
+@Suite("SQLiteStore conformance") struct SQLiteStoreConformanceTests {
     @Test(arguments: StoreConformanceSuite.checks)
     func fileStorePasses(_ check: StoreConformanceCheck) async throws {
         let directory = try TemporaryDirectory()

@@ -3,7 +3,7 @@ import Testing
 @_spi(SyncTablesTools) @testable import SyncTablesSQLite
 
 /// The thin SQLite layer: binding, functions, transactions, errors.
-@Suite struct SQLiteDatabaseTests {
+@Suite("SQLite layer") struct SQLiteDatabaseTests {
     @Test func textWithNULAndEmptyStringsRoundTrip() throws {
         let database = try Database(path: ":memory:")
         for text in ["a\u{0}b", "", "\u{1F600}"] {

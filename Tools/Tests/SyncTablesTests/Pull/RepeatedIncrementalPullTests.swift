@@ -27,7 +27,8 @@ struct RepeatedIncrementalPullTests {
             // When it pulls again with nothing new on the server
             let second = try await device.todos.pull(queryId: "all")
 
-            // Then nothing was received, written or signalled (a §5.7 pull got the two boundary records again)
+            // Then nothing was received, written or signalled (a pull without keysets got the two boundary
+            // records again)
             #expect(second.received == 0 && second.upserted == 0 && second.deleted == 0)
             let requests = try await harness.takeRequests().filter { $0.method == "GET" }
             if !keysetPull {
@@ -42,7 +43,7 @@ struct RepeatedIncrementalPullTests {
     }
 
     @Test func aChangedRecordAtTheBoundaryCountsOnceAndTheUnchangedOneNot() async throws {
-        // Only a §5.7 pull reads its boundary again (a keyset pull starts after the last record it stored).
+        // Only a pull without keysets reads its boundary again (a keyset pull starts after the last record it stored).
         try await SyncHarness.with(advertisesKeysetPull: false) { harness in
             // Given a device that pulled b and c, both stamped at its token
             let seeded = try await harness.controls.seed(

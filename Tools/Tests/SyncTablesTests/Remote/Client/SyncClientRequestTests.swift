@@ -6,9 +6,8 @@ import Testing
 /// What a ``SyncClient`` puts on the wire, checked on a real server for each transport.
 @Suite("SyncClient requests")
 struct SyncClientRequestTests {
-    @Test(
-        "every request carries the protocol, identification and configured headers", arguments: TransportKind.allCases)
-    func sendsStandardHeaders(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func everyRequestCarriesTheProtocolIdentificationAndConfiguredHeaders(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
             // Given a client with an installation id and a custom header
             let client = SyncClient(
@@ -34,10 +33,8 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test(
-        "insert posts the item without system properties and reads the version from the ETag",
-        arguments: TransportKind.allCases)
-    func insertsAnItem(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func insertPostsTheItemWithoutSystemPropertiesAndReadsTheVersionFromTheETag(kind: TransportKind) async throws {
         let reply = #"{"id":"a","text":"x","version":"body-version","createdAt":"2024-05-01T10:00:00.000Z"}"#
         try await ScriptedHTTPServer.with({ _ in .json(201, reply, headers: [("ETag", #""etag-version""#)]) }) {
             server in
@@ -59,8 +56,8 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test("update sends PATCH to the escaped id with an escaped If-Match", arguments: TransportKind.allCases)
-    func updatesAnItem(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func updateSendsPATCHToTheEscapedIdWithAnEscapedIfMatch(kind: TransportKind) async throws {
         let id = "a b:c'd#é%"
         try await ScriptedHTTPServer.with({ request in .json(200, request.bodyText) }) { server in
             let client = SyncClient(url: server.baseURL, transport: try kind.make())
@@ -77,8 +74,8 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test("update without a known version sends no If-Match", arguments: TransportKind.allCases)
-    func updatesWithoutVersion(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func updateWithoutAKnownVersionSendsNoIfMatch(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ request in .json(200, request.bodyText) }) { server in
             let client = SyncClient(url: server.baseURL, transport: try kind.make())
             let item = JSONObject(["id": .string("a")])
@@ -89,8 +86,8 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test("delete sends If-Match and accepts both an item and an empty 204", arguments: TransportKind.allCases)
-    func deletesAnItem(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func deleteSendsIfMatchAndAcceptsBothAnItemAndAnEmpty204(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ request in
             request.rawPath.hasSuffix("/with-body")
                 ? .json(200, #"{"id":"with-body","deleted":true}"#, headers: [("ETag", #""9""#)])
@@ -109,8 +106,8 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test("lookup reads one item and undelete posts an empty body to the item", arguments: TransportKind.allCases)
-    func looksUpAndUndeletes(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func lookupReadsOneItemAndUndeletePostsAnEmptyBodyToTheItem(kind: TransportKind) async throws {
         let reply = ScriptedReply.json(200, #"{"id":"a","version":"1"}"#, headers: [("ETag", #""2""#)])
         try await ScriptedHTTPServer.with({ _ in reply }) { server in
             let client = SyncClient(url: server.baseURL, transport: try kind.make())
@@ -127,8 +124,8 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test("a base URL with a path keeps it", arguments: TransportKind.allCases)
-    func keepsTheBasePath(kind: TransportKind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aBaseURLWithAPathKeepsIt(kind: TransportKind) async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, "[]") }) { server in
             let client = SyncClient(url: server.baseURL.appendingPathComponent("app/"), transport: try kind.make())
             _ = try await client.query(table: "todo", queryString: "")
@@ -136,8 +133,7 @@ struct SyncClientRequestTests {
         }
     }
 
-    @Test("bad table names, ids and items fail before any request")
-    func rejectsBadArguments() async throws {
+    @Test func badTableNamesIdsAndItemsFailBeforeAnyRequest() async throws {
         try await ScriptedHTTPServer.with({ _ in .json(200, "{}") }) { server in
             let client = SyncClient(url: server.baseURL)
             await #expect(throws: RemoteError.invalidTableName("todo; DROP TABLE x")) {
