@@ -4,8 +4,8 @@ import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
 
-@Suite("Status, stale tables and purge previews")
-struct StatusTests {
+@Suite("Overview, stale tables and purge previews")
+struct OverviewTests {
     @Test func statusCountsRowsPendingOperationsAndErrorsPerTableWithTokensAndPullTimes() async throws {
         try await SyncHarness.with { harness in
             try await harness.controls.seed(
