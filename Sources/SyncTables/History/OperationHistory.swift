@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Writes and reads the `__history` table: one row per ``OperationHistoryEntry``, inside the transaction
 /// that commits the outcome, pruned to the ``OperationHistoryRetention`` in that same transaction.
@@ -6,21 +7,20 @@ import Foundation
 /// Entries are numbered from a counter in `__config`, so several processes sharing a store number them
 /// one after the other (their write transactions are serialized) and numbers never repeat after pruning.
 /// A row's id is its number, zero-padded, so id order is entry order and pruning by count is a range delete.
-final class OperationHistory: @unchecked Sendable {
+final class OperationHistory: Sendable {
     /// The time source of ``OperationHistoryEntry/recordedAt``.
     let clock: any SyncClock
-    private let lock = NSLock()
-    private var storedRetention: OperationHistoryRetention
+    private let storedRetention: LockedState<OperationHistoryRetention>
 
     init(clock: any SyncClock, retention: OperationHistoryRetention = .default) {
         self.clock = clock
-        self.storedRetention = retention
+        self.storedRetention = LockedState(retention)
     }
 
     /// The limits applied from the next entry on.
     var retention: OperationHistoryRetention {
-        get { lock.withLock { storedRetention } }
-        set { lock.withLock { storedRetention = newValue } }
+        get { storedRetention.withLock { $0 } }
+        set { storedRetention.withLock { $0 = newValue } }
     }
 
     enum Field {
