@@ -48,9 +48,9 @@ public actor SyncEngine {
 
     nonisolated let clock: any SyncClock
     private nonisolated let unitRandom: @Sendable () -> Double
-    private nonisolated let stateBroadcaster = ValueBroadcaster<SyncEngineState>(.idle)
-    private nonisolated let statusBroadcaster: ValueBroadcaster<SyncEngineStatus>
-    private nonisolated let reportBroadcaster = EventBroadcaster<SyncCycleReport>(bufferLimit: 64)
+    private nonisolated let stateBroadcaster = Broadcaster<SyncEngineState>(current: .idle)
+    private nonisolated let statusBroadcaster: Broadcaster<SyncEngineStatus>
+    private nonisolated let reportBroadcaster = Broadcaster<SyncCycleReport>(bufferLimit: 64)
     private let logger: Logger
     private let metrics: SyncEngineMetrics
     private var queueStatistics = QueueStatistics()
@@ -124,8 +124,8 @@ public actor SyncEngine {
         self.unitRandom = random
         self.logger = logger
         self.metrics = SyncEngineMetrics(factory: metricsFactory)
-        self.statusBroadcaster = ValueBroadcaster(
-            SyncEngineStatus(state: .idle, pendingOperations: 0, deadOperations: 0))
+        self.statusBroadcaster = Broadcaster(
+            current: SyncEngineStatus(state: .idle, pendingOperations: 0, deadOperations: 0))
     }
 
     // MARK: State

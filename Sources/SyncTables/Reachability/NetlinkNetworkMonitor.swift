@@ -51,7 +51,7 @@
         /// `poll(2)`'s signature.
         typealias Poll = @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
 
-        let broadcaster: ValueBroadcaster<NetworkReachability>
+        let broadcaster: Broadcaster<NetworkReachability>
         private let poll: Poll
         /// Subscribed to change notifications.
         private let events: Int32
@@ -81,7 +81,7 @@
                 throw NetworkMonitorError.system(call: "pipe", errno: errno)
             }
             stopPipe = (ends[0], ends[1])
-            broadcaster = ValueBroadcaster(.offline)
+            broadcaster = Broadcaster(current: .offline)
             do {
                 broadcaster.send(try readReachability())
             } catch {
