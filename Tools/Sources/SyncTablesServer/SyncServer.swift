@@ -23,8 +23,9 @@ import UnixSignals
 public final class SyncServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: SyncServerConfiguration
-    /// The fault-injection, request-log and seeding controls, or `nil` unless test controls are enabled.
-    public let testControls: TestControls?
+    /// What runs around every request before the server's own routes, as ``SyncServerConfiguration/middleware``
+    /// installed it.
+    package let middleware: [any ServerMiddleware]
 
     private let storage: any TableStorage
     private let tables: TableService
@@ -50,7 +51,8 @@ public final class SyncServer: Sendable {
             definedTables: DefinedTables(),
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
-        testControls = configuration.enableTestControls ? TestControls(tables: tables) : nil
+        let serverTables = ServerTables(service: tables)
+        middleware = configuration.middleware.map { $0.make(serverTables) }
     }
 
     /// The port the server listens on, once started (the real one when configured with port 0).
@@ -107,7 +109,7 @@ public final class SyncServer: Sendable {
 
     private func launch() async throws {
         let started = StartSignal()
-        let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
+        let responder = SyncResponder(configuration: configuration, tables: tables, middleware: middleware)
         let limits = configuration.connectionLimits
         let application = Application(
             responder: ProbeResponder(

@@ -1,6 +1,7 @@
 import Foundation
 import SyncTablesConfiguration
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -72,7 +73,7 @@ struct SyncConfigurationTests {
     @Test("makeEngine applies the limits to the context and syncs the configured tables against a real server")
     func makeEngineSyncsTheTables() async throws {
         let server = try await SyncServer(
-            configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables, enableTestControls: true)
+            configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables).withTestControls()
         )
         try await server.start()
         try await server.stopping {

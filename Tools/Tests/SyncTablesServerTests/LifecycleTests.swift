@@ -1,4 +1,5 @@
 import Foundation
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -42,7 +43,7 @@ struct LifecycleTests {
     func testControlsFlag() async throws {
         let off = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         let on = try await SyncServer(
-            configuration: SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
+            configuration: SyncServerConfiguration(storage: .inMemory).withTestControls()
         )
         #expect(off.testControls == nil)
         #expect(on.testControls != nil)
