@@ -28,6 +28,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "SyncTablesServer", targets: ["SyncTablesServer"]),
+        // The server's test controls (faults, request log, seeding), as Hummingbird ships HummingbirdTesting.
+        .library(name: "SyncTablesServerTesting", targets: ["SyncTablesServerTesting"]),
         .executable(name: "sync-server", targets: ["sync-server"]),
         .executable(name: "synctables", targets: ["synctables"]),
         .executable(name: "sync-bench", targets: ["sync-bench"]),
@@ -92,12 +94,24 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The test controls a test or a development server installs in a SyncServer; the server itself has none.
+        .target(
+            name: "SyncTablesServerTesting",
+            dependencies: [
+                "SyncTablesServer",
+                syncTables,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
 
         // MARK: Executables
         .executableTarget(
             name: "sync-server",
             dependencies: [
                 "SyncTablesServer",
+                // `--enable-test-controls`, a development feature.
+                "SyncTablesServerTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -119,6 +133,7 @@ let package = Package(
                 syncTablesCore,
                 syncTablesSQLCipher,
                 "SyncTablesServer",
+                "SyncTablesServerTesting",
                 syncTablesSQLite,
                 "SlowLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -134,7 +149,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EngineDemo",
-            dependencies: [syncTables, "SyncTablesServer", logging],
+            dependencies: [syncTables, "SyncTablesServer", "SyncTablesServerTesting", logging],
             path: "Samples/EngineDemo"
         ),
 
@@ -153,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SyncTablesConfigurationTests",
-            dependencies: [configuration, syncTables, "SyncTablesServer"]
+            dependencies: [configuration, syncTables, "SyncTablesServer", "SyncTablesServerTesting"]
         ),
         .testTarget(
             name: "SyncTablesTests",
@@ -162,6 +177,7 @@ let package = Package(
                 syncTablesCore,
                 storeConformance,
                 "SyncTablesServer",
+                "SyncTablesServerTesting",
                 syncTablesSQLite,
                 "SlowLink",
                 // The transport tests run a small Hummingbird server of their own.
@@ -176,6 +192,7 @@ let package = Package(
             name: "SyncTablesServerTests",
             dependencies: [
                 "SyncTablesServer",
+                "SyncTablesServerTesting",
                 syncTables,
                 syncTablesCore,
                 // The SQLite late-commit tests hold the server's database file locked on a connection of their own.
@@ -197,7 +214,8 @@ let package = Package(
         .testTarget(
             name: "SynctablesCLITests",
             dependencies: [
-                syncTables, syncTablesCore, "SyncTablesServer", syncTablesSQLCipher, syncTablesSQLite, logging,
+                syncTables, syncTablesCore, "SyncTablesServer", "SyncTablesServerTesting", syncTablesSQLCipher,
+                syncTablesSQLite, logging,
             ] + subprocess
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The items whose operation a push is sending right now, as `<table>|<itemId>` keys, and the local writes
 /// waiting for them.

@@ -41,9 +41,10 @@ public actor SyncContext {
     /// What makes this context the store's only pusher while it pushes (see ``PushLease``).
     nonisolated let pushLease: PushLease
     /// The subscribers of ``events``.
-    nonisolated let eventBroadcaster = EventBroadcaster<SyncEvent>()
-    /// The live queries waiting for table changes.
-    nonisolated let changeNotifier = TableChangeNotifier()
+    nonisolated let eventBroadcaster = Broadcaster<SyncEvent>(bufferLimit: 1_000)
+    /// The live queries waiting for table changes, each keeping one pending wake-up: a burst of writes wakes
+    /// a query once, and it reads the latest state.
+    nonisolated let changeNotifier = Broadcaster<Void>(bufferLimit: 1)
     /// Applies resolutions to push errors, for the app and for a push's conflict policy.
     nonisolated var resolver: ErrorResolver {
         ErrorResolver(store: store, queue: queue, notifier: changeNotifier, context: self)

@@ -52,29 +52,18 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
         guard !originals.isEmpty else { return [] }
-        if originals.count > Self.streamingThreshold, context.store is any DedicatedThreadStore {
-            return try await insertStreamed(originals)
+        if originals.count > Self.streamingThreshold, let store = context.store as? any DedicatedThreadStore {
+            return try await insertStreamed(originals, into: store)
         }
         let prepared = try originals.map { try prepareInsert($0) }
         try await write(prepared)
         return try returned(originals, replacing: Self.changed(prepared))
     }
 
-    /// Batches larger than this are streamed to a store with a thread of its own.
-    static var streamingThreshold: Int { 1_024 }
-
-    /// Items in the first chunk of a streamed insert, which the caller encodes before the store can start:
-    /// small, so the store starts soon.
-    static var firstStreamedChunkSize: Int { 64 }
-
-    /// Items per later chunk: small enough that the store never waits long for the next one, large enough
-    /// that handing a chunk over costs nothing next to writing it.
-    static var streamedChunkSize: Int { 512 }
-
     /// The items as stored: `originals`, with the stored row of each index in `changed` decoded in place of
     /// the app's item (a generated id, stripped system properties). Usually nothing changed, and the
     /// caller's array comes back as it is.
-    private func returned(_ originals: [Item], replacing changed: [Int: PreparedInsert]) throws -> [Item] {
+    func returned(_ originals: [Item], replacing changed: [Int: PreparedInsert]) throws -> [Item] {
         var items = originals
         for (index, insert) in changed {
             items[index] = try insert.returned(originals[index], table: name)
@@ -83,7 +72,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     }
 
     /// The prepared inserts whose row differs from the app's item, by index, starting at `offset`.
-    private static func changed(_ prepared: [PreparedInsert], offset: Int = 0) -> [Int: PreparedInsert] {
+    static func changed(_ prepared: [PreparedInsert], offset: Int = 0) -> [Int: PreparedInsert] {
         var changed: [Int: PreparedInsert] = [:]
         for (index, insert) in prepared.enumerated() where insert.changed {
             changed[offset + index] = insert
@@ -91,90 +80,8 @@ public struct SyncTable<Item: SyncItem>: Sendable {
         return changed
     }
 
-    /// What the task encoding a streamed insert's later chunks hands back.
-    private enum EncodedRest: Sendable {
-        /// The batch was stored as streamed: the prepared inserts whose row differs from the app's item, by
-        /// their index in the batch.
-        case stored(changed: [Int: PreparedInsert])
-        /// The store gave the stream up: the batch goes through the general path.
-        case refused
-    }
-
-    /// A large batch for a store with its own thread: a task on the shared pool encodes chunk after chunk
-    /// while the store's thread writes them, all in one transaction, so encoding and writing overlap.
-    /// When the batch is not simply new items (see ``SyncContext/insertNewStreamed(first:rest:to:)``), it
-    /// is encoded again and written through the general path (rare: a clash or a new date property).
-    private func insertStreamed(_ originals: [Item]) async throws -> [Item] {
-        let firstSize = Self.firstStreamedChunkSize
-        let first = try encodeChunk(originals[0..<firstSize])
-        let channel = ChunkChannel<SyncContext.InsertChunk>()
-        return try await withThrowingTaskGroup(of: EncodedRest.self) { group in
-            // The shared pool, not the caller's executor preference: that may be the store's own thread,
-            // which will be waiting for these chunks.
-            group.addTask(executorPreference: globalConcurrentExecutor) {
-                var changed: [Int: PreparedInsert] = [:]
-                var sent: [SyncContext.InsertChunk] = []
-                do {
-                    var start = firstSize
-                    while start < originals.count {
-                        // The store gave up: its transaction is rolled back, the rest is not needed.
-                        guard !channel.isStopped else { throw CancellationError() }
-                        let end = min(start + Self.streamedChunkSize, originals.count)
-                        let encoded = try encodeChunk(originals[start..<end])
-                        channel.send(encoded.chunk)
-                        sent.append(encoded.chunk)
-                        changed.merge(encoded.changed) { _, later in later }
-                        start = end
-                    }
-                    channel.finish()
-                } catch {
-                    channel.finish(throwing: error)
-                    throw error
-                }
-                // Returning frees the encoded batch here, beside the store's commit, rather than on the store's
-                // thread or the caller's after it: `sent` keeps every chunk alive until then.
-                let stored = await channel.receiverOutcome()
-                return withExtendedLifetime(sent) { stored ? .stored(changed: changed) : .refused }
-            }
-            // Whether the store took the stream reaches the encoding task too, through the channel.
-            try await context.insertNewStreamed(first: first.chunk, rest: channel, to: name)
-            switch try await group.next() ?? .refused {
-            case .stored(let changed):
-                return try returned(originals, replacing: changed.merging(first.changed) { later, _ in later })
-            case .refused:
-                let prepared = try originals.map { try prepareInsert($0) }
-                try await write(prepared)
-                return try returned(originals, replacing: Self.changed(prepared))
-            }
-        }
-    }
-
-    /// Encodes items for a streamed insert, in one pass: the chunk for the store, and the prepared inserts
-    /// whose row differs from the app's item, by their index in the batch.
-    private func encodeChunk(_ items: ArraySlice<Item>) throws -> (
-        chunk: SyncContext.InsertChunk, changed: [Int: PreparedInsert]
-    ) {
-        var chunk = SyncContext.InsertChunk()
-        var changed: [Int: PreparedInsert] = [:]
-        chunk.rows.reserveCapacity(items.count)
-        chunk.itemIds.reserveCapacity(items.count)
-        chunk.canonicalJSON.reserveCapacity(items.count)
-        for index in items.indices {
-            let insert = try prepareInsert(items[index])
-            // Unchanged means no server-owned property to strip: the row is the object as it is.
-            let row = insert.changed ? ItemCoding.rowForInsert(insert.object) : insert.object
-            chunk.rows.append(row)
-            chunk.itemIds.append(insert.id)
-            // Only the SQLite stores stream (they are the dedicated-thread stores): their stored form.
-            chunk.canonicalJSON.append(SQLiteRowCoding.storedJSON(row))
-            if !insert.dateProperties.isEmpty { chunk.dateProperties.formUnion(insert.dateProperties) }
-            if insert.changed { changed[index] = insert }
-        }
-        return (chunk, changed)
-    }
-
     /// Writes prepared inserts through the context's general path (collapse rules, precise errors).
-    private func write(_ prepared: [PreparedInsert]) async throws {
+    func write(_ prepared: [PreparedInsert]) async throws {
         let dateProperties = prepared.reduce(into: Set<String>()) { $0.formUnion($1.dateProperties) }
         _ = try await context.write(prepared.map { .insert($0.object) }, to: name, dateProperties: dateProperties)
     }
@@ -251,7 +158,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     // MARK: Preparing writes
 
     /// An insert ready for the context, and what is needed to return the stored item.
-    private struct PreparedInsert: Sendable {
+    struct PreparedInsert: Sendable {
         var object: JSONObject
         /// The item's id (`object["id"]`).
         var id: String
@@ -265,7 +172,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
         }
     }
 
-    private func prepareInsert(_ item: Item) throws -> PreparedInsert {
+    func prepareInsert(_ item: Item) throws -> PreparedInsert {
         var (object, dateProperties) = try ItemCoding.object(from: item)
         var changed = ItemCoding.serverOwnedProperties.contains { object[$0] != nil }
         let id: String

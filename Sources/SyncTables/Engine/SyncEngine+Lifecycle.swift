@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 // The app's lifecycle: foreground, background, and the bounded cycle of a background task.
 
@@ -52,17 +53,20 @@ extension SyncEngine {
 }
 
 /// The first of several values offered from different tasks.
-private final class FirstResult<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Value?
-    private var waiter: CheckedContinuation<Value, Never>?
+private final class FirstResult<Value: Sendable>: Sendable {
+    private struct State {
+        var result: Value?
+        var waiter: CheckedContinuation<Value, Never>?
+    }
+
+    private let state = LockedState(State())
 
     func offer(_ value: Value) {
-        let waiter: CheckedContinuation<Value, Never>? = lock.withLock {
-            guard result == nil else { return nil }
-            result = value
-            defer { self.waiter = nil }
-            return self.waiter
+        let waiter: CheckedContinuation<Value, Never>? = state.withLock { state in
+            guard state.result == nil else { return nil }
+            state.result = value
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiter?.resume(returning: value)
     }
@@ -70,9 +74,9 @@ private final class FirstResult<Value: Sendable>: @unchecked Sendable {
     var value: Value {
         get async {
             await withCheckedContinuation { continuation in
-                let ready: Value? = lock.withLock {
-                    if let result { return result }
-                    waiter = continuation
+                let ready: Value? = state.withLock { state in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }

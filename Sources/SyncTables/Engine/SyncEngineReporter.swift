@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Logging
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// What the outside sees of an engine: its state and status (now and as streams), its cycle reports, the
 /// log lines of state changes, and the queue gauges.
@@ -10,10 +11,10 @@ import Logging
 final class SyncEngineReporter: Sendable {
     let logger: Logger
     let metrics: SyncEngineMetrics
-    private let stateBroadcaster = ValueBroadcaster<SyncEngineState>(.idle)
-    private let statusBroadcaster = ValueBroadcaster(
-        SyncEngineStatus(state: .idle, pendingOperations: 0, deadOperations: 0))
-    private let reportBroadcaster = EventBroadcaster<SyncCycleReport>(bufferLimit: 64)
+    private let stateBroadcaster = Broadcaster<SyncEngineState>(current: .idle)
+    private let statusBroadcaster = Broadcaster(
+        current: SyncEngineStatus(state: .idle, pendingOperations: 0, deadOperations: 0))
+    private let reportBroadcaster = Broadcaster<SyncCycleReport>(bufferLimit: 64)
     private let progress = LockedState(Progress())
 
     /// What the status adds to the state.

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Writes and reads the `__history` table: one row per ``OperationHistoryEntry``, inside the transaction
 /// that commits the outcome, pruned to the ``OperationHistoryRetention`` in that same transaction.

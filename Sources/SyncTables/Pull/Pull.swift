@@ -11,9 +11,9 @@ struct Pull: Sendable {
     /// The server.
     let client: SyncClient
     /// Where the pull's events go.
-    let events: EventBroadcaster<SyncEvent>
+    let events: Broadcaster<SyncEvent>
     /// Wakes the live queries of the table when a page changed rows.
-    let notifier: TableChangeNotifier
+    let notifier: Broadcaster<Void>
     /// What to request.
     let plan: PullPlan
     /// Makes the pull incremental (see ``PullPlan``); `nil` for a full pull.

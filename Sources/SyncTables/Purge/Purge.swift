@@ -6,9 +6,9 @@ struct Purge: Sendable {
     /// The queue whose operations of purged rows go with them (when forced).
     let queue: OperationQueue
     /// Where the purge's events go.
-    let events: EventBroadcaster<SyncEvent>
+    let events: Broadcaster<SyncEvent>
     /// Wakes the live queries of the table.
-    let notifier: TableChangeNotifier
+    let notifier: Broadcaster<Void>
     /// The table.
     let table: String
     /// The rows to remove and the token to reset, validated.

@@ -7,7 +7,7 @@ struct ErrorResolver: Sendable {
     let store: any LocalStore
     let queue: OperationQueue
     /// Wakes the live queries of a table a resolution changed.
-    let notifier: TableChangeNotifier
+    let notifier: Broadcaster<Void>
     /// The context the errors handed out belong to (``TableOperationError/context``).
     let context: SyncContext
 

@@ -17,9 +17,9 @@ struct Push: Sendable {
     /// What makes this push the store's only pusher.
     let lease: PushLease
     /// Where each operation's and the push's events go.
-    let events: EventBroadcaster<SyncEvent>
+    let events: Broadcaster<SyncEvent>
     /// Wakes the live queries of tables whose rows the server's answers changed.
-    let notifier: TableChangeNotifier
+    let notifier: Broadcaster<Void>
     /// The items on the wire, which local writes wait for.
     let inFlight: InFlightItems
     /// Which operations are passed over and what becomes of a failure.

@@ -8,11 +8,11 @@
 /// network.set(.online)    // and syncs at once
 /// ```
 public final class ManualNetworkMonitor: NetworkMonitor {
-    private let broadcaster: ValueBroadcaster<NetworkReachability>
+    private let broadcaster: Broadcaster<NetworkReachability>
 
     /// A monitor reporting `initial` until told otherwise.
     public init(_ initial: NetworkReachability = .online) {
-        broadcaster = ValueBroadcaster(initial)
+        broadcaster = Broadcaster(current: initial)
     }
 
     /// The reachability it reports.

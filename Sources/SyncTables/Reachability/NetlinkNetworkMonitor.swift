@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    @_spi(SyncTablesTools) import SyncTablesCore
 
     /// The network as the Linux kernel sees it, from routing netlink events (no polling): online while a
     /// non-loopback link that is up and running carries an IPv4 route or an IPv6 default route in the main
@@ -43,11 +44,14 @@
     public typealias SystemNetworkMonitor = NetlinkNetworkMonitor
 
     /// The sockets and the loop of a ``NetlinkNetworkMonitor``; its thread owns it until ``stop()``.
+    ///
+    /// `@unchecked Sendable` is sound because only the loop's thread touches `sequence` and reads the sockets
+    /// (after `init`), and the end of the loop is recorded in `ending`, behind its lock.
     final class NetlinkWorker: @unchecked Sendable {
         /// `poll(2)`'s signature.
         typealias Poll = @Sendable (UnsafeMutablePointer<pollfd>, nfds_t, Int32) -> Int32
 
-        let broadcaster: ValueBroadcaster<NetworkReachability>
+        let broadcaster: Broadcaster<NetworkReachability>
         private let poll: Poll
         /// Subscribed to change notifications.
         private let events: Int32
@@ -56,11 +60,10 @@
         /// Writing to it ends the loop. The thread closes the read end when it ends, ``stop()`` the write end.
         private let stopPipe: (read: Int32, write: Int32)
         private var sequence: UInt32 = 1
-        /// Guards `finished` and `stopped`: ``stop()`` must not write once the loop closed its end (it may end
-        /// on its own, when `poll` fails), or the byte could go to whatever file reused the descriptor.
-        private let lock = NSLock()
-        private var finished = false
-        private var stopped = false
+        /// Whether the loop `finished` (and closed its descriptors) and whether ``stop()`` ran: ``stop()`` must
+        /// not write once the loop closed its end (it may end on its own, when `poll` fails), or the byte could go
+        /// to whatever file reused the descriptor.
+        private let ending = LockedState((finished: false, stopped: false))
 
         init(poll: @escaping Poll) throws {
             self.poll = poll
@@ -78,7 +81,7 @@
                 throw NetworkMonitorError.system(call: "pipe", errno: errno)
             }
             stopPipe = (ends[0], ends[1])
-            broadcaster = ValueBroadcaster(.offline)
+            broadcaster = Broadcaster(current: .offline)
             do {
                 broadcaster.send(try readReachability())
             } catch {
@@ -88,17 +91,17 @@
         }
 
         /// Whether the loop has ended and closed its descriptors (for tests).
-        var loopHasEnded: Bool { lock.withLock { finished } }
+        var loopHasEnded: Bool { ending.withLock { $0.finished } }
 
         /// The write end of the stop pipe (for tests).
         var stopDescriptor: Int32 { stopPipe.write }
 
         /// Ends the loop (if it still runs) and releases the write end of the stop pipe; later calls do nothing.
         func stop() {
-            lock.withLock {
-                guard !stopped else { return }
-                stopped = true
-                if !finished {
+            ending.withLock { state in
+                guard !state.stopped else { return }
+                state.stopped = true
+                if !state.finished {
                     var byte: UInt8 = 1
                     _ = write(stopPipe.write, &byte, 1)
                 }
@@ -109,8 +112,8 @@
         /// Waits for change notifications until stopped; each burst leads to one fresh reading.
         func run() {
             defer {
-                lock.withLock {
-                    finished = true
+                ending.withLock { state in
+                    state.finished = true
                     for descriptor in [events, queries, stopPipe.read] { close(descriptor) }
                 }
             }

@@ -7,13 +7,13 @@
         // NWPathMonitor calls back on `queue`; the broadcaster is thread-safe.
         private let monitor = NWPathMonitor()
         private let queue = DispatchQueue(label: "SyncTables.PathNetworkMonitor")
-        private let broadcaster: ValueBroadcaster<NetworkReachability>
+        private let broadcaster: Broadcaster<NetworkReachability>
 
         /// Starts monitoring at once. It never throws; it is declared `throws` so that
         /// `try SystemNetworkMonitor()` reads the same on every platform.
         public init() throws {
-            let broadcaster = ValueBroadcaster<NetworkReachability>(
-                monitor.currentPath.status == .satisfied ? .online : .offline)
+            let broadcaster = Broadcaster<NetworkReachability>(
+                current: monitor.currentPath.status == .satisfied ? .online : .offline)
             self.broadcaster = broadcaster
             monitor.pathUpdateHandler = { path in
                 broadcaster.send(path.status == .satisfied ? .online : .offline)

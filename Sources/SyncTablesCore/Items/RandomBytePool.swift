@@ -8,35 +8,41 @@ import Foundation
 
 /// Cryptographically secure random bytes from the operating system, fetched in 4 KiB blocks: three system
 /// calls (open, read, close) per 256 generated ids instead of two per id. Thread-safe.
-final class RandomBytePool: @unchecked Sendable {
+final class RandomBytePool: Sendable {
     static let shared = RandomBytePool()
 
     private static let blockSize = 4096
-    private let lock = NSLock()
-    private var block = [UInt8](repeating: 0, count: RandomBytePool.blockSize)
-    private var used = RandomBytePool.blockSize
+
+    private struct Block {
+        var bytes = [UInt8](repeating: 0, count: RandomBytePool.blockSize)
+        /// How many of `bytes` were handed out since the last refill.
+        var used = RandomBytePool.blockSize
+    }
+
+    private let block = LockedState(Block())
 
     /// The next 16 random bytes as two words.
     func next128() -> (UInt64, UInt64) {
-        lock.lock()
-        defer { lock.unlock() }
-        if used + 16 > block.count {
-            refill()
-            used = 0
+        block.withLock { block in
+            if block.used + 16 > block.bytes.count {
+                Self.refill(&block.bytes)
+                block.used = 0
+            }
+            let used = block.used
+            let words = block.bytes.withUnsafeBytes { raw in
+                (
+                    raw.loadUnaligned(fromByteOffset: used, as: UInt64.self),
+                    raw.loadUnaligned(fromByteOffset: used + 8, as: UInt64.self)
+                )
+            }
+            // Bytes are handed out once: wipe them so they do not linger in the block.
+            for index in used..<(used + 16) { block.bytes[index] = 0 }
+            block.used += 16
+            return words
         }
-        let words = block.withUnsafeBytes { raw in
-            (
-                raw.loadUnaligned(fromByteOffset: used, as: UInt64.self),
-                raw.loadUnaligned(fromByteOffset: used + 8, as: UInt64.self)
-            )
-        }
-        // Bytes are handed out once: wipe them so they do not linger in the block.
-        for index in used..<(used + 16) { block[index] = 0 }
-        used += 16
-        return words
     }
 
-    private func refill() {
+    private static func refill(_ block: inout [UInt8]) {
         block.withUnsafeMutableBytes { raw in
             #if canImport(Darwin)
                 arc4random_buf(raw.baseAddress!, raw.count)

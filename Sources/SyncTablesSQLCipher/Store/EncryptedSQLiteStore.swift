@@ -147,6 +147,13 @@
         public func close() async throws {
             try await store.close()
         }
+
+        // MARK: DedicatedThreadStore
+
+        /// The inner store's text for a new row: the file layout is `SQLiteStore`'s.
+        package nonisolated func canonicalJSON(forNewRow row: JSONObject) -> [UInt8] {
+            store.canonicalJSON(forNewRow: row)
+        }
     }
 
     extension EncryptedSQLiteStore: CustomStringConvertible {

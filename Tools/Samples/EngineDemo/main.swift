@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import SyncTables
 import SyncTablesServer
+import SyncTablesServerTesting
 
 struct TodoItem: SyncItem {
     var id: String
@@ -26,7 +27,8 @@ func startServer(port: Int = 0) async throws -> SyncServer {
     let server = try await SyncServer(
         configuration: SyncServerConfiguration(
             port: port, storage: .file(path: directory.appendingPathComponent("server.sqlite").path),
-            softDelete: .allTables, enableTestControls: true))
+            softDelete: .allTables
+        ).withTestControls())
     try await server.start()
     return server
 }

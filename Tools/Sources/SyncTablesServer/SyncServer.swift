@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 @_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 import UnixSignals
 
 /// The reference backend: the Azure Mobile Apps table protocol v2 over HTTP, on Hummingbird, storing in a
@@ -22,12 +23,13 @@ import UnixSignals
 public final class SyncServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: SyncServerConfiguration
-    /// The fault-injection, request-log and seeding controls, or `nil` unless test controls are enabled.
-    public let testControls: TestControls?
+    /// What runs around every request before the server's own routes, as ``SyncServerConfiguration/middleware``
+    /// installed it.
+    package let middleware: [any ServerMiddleware]
 
     private let storage: any TableStorage
     private let tables: TableService
-    private let state = LockedState()
+    private let state = LockedState(RunningState())
     private let drain = ServerDrain()
 
     /// Opens the storage and prepares the server; nothing listens until ``start()`` or ``run()``.
@@ -49,7 +51,8 @@ public final class SyncServer: Sendable {
             definedTables: DefinedTables(),
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
-        testControls = configuration.enableTestControls ? TestControls(tables: tables) : nil
+        let serverTables = ServerTables(service: tables)
+        middleware = configuration.middleware.map { $0.make(serverTables) }
     }
 
     /// The port the server listens on, once started (the real one when configured with port 0).
@@ -106,7 +109,7 @@ public final class SyncServer: Sendable {
 
     private func launch() async throws {
         let started = StartSignal()
-        let responder = SyncResponder(configuration: configuration, tables: tables, controls: testControls)
+        let responder = SyncResponder(configuration: configuration, tables: tables, middleware: middleware)
         let limits = configuration.connectionLimits
         let application = Application(
             responder: ProbeResponder(
@@ -159,56 +162,42 @@ public enum SyncServerError: Error, Sendable, Hashable {
     case stoppedBeforeListening
 }
 
-/// The mutable lifecycle state of a server, behind a lock so the server stays a `Sendable` class.
-private final class LockedState: @unchecked Sendable {
-    struct State {
-        var group: ServiceGroup?
-        var task: Task<Void, any Error>?
-        var port: Int?
-    }
-
-    private let lock = NSLock()
-    private var state = State()
-
-    func withLock<T>(_ body: (inout State) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
-    }
+/// The lifecycle of a running server: its service group, the task running it and the port it bound.
+private struct RunningState {
+    var group: ServiceGroup?
+    var task: Task<Void, any Error>?
+    var port: Int?
 }
 
 /// A one-shot rendezvous between the server task (which learns the bound port) and ``SyncServer/start()``.
-private final class StartSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<Int, any Error>?
-    private var waiter: CheckedContinuation<Int, any Error>?
+private final class StartSignal: Sendable {
+    private struct State {
+        var result: Result<Int, any Error>?
+        var waiter: CheckedContinuation<Int, any Error>?
+    }
+
+    private let state = LockedState(State())
 
     func succeed(port: Int) { finish(.success(port)) }
     func fail(_ error: any Error) { finish(.failure(error)) }
 
     func wait() async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
-            lock.lock()
-            if let result {
-                lock.unlock()
-                continuation.resume(with: result)
-            } else {
-                waiter = continuation
-                lock.unlock()
+            let result = state.withLock { state in
+                if state.result == nil { state.waiter = continuation }
+                return state.result
             }
+            if let result { continuation.resume(with: result) }
         }
     }
 
     private func finish(_ outcome: Result<Int, any Error>) {
-        lock.lock()
-        guard result == nil else {
-            lock.unlock()
-            return
+        let waiting = state.withLock { state -> CheckedContinuation<Int, any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = outcome
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        result = outcome
-        let waiting = waiter
-        waiter = nil
-        lock.unlock()
         waiting?.resume(with: outcome)
     }
 }

@@ -47,8 +47,9 @@ public struct SyncServerConfiguration: Sendable {
     public var responseCompression = ResponseCompression()
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
-    /// Whether to serve the fault-injection and seeding API under `/__test`. Never enable this in production.
-    public var enableTestControls: Bool
+    /// What runs around every request before the server's own routes: none unless a testing module installs
+    /// some (`SyncTablesServerTesting`'s test controls).
+    package var middleware: [ServerMiddlewareInstaller] = []
     /// The logger for requests and lifecycle events.
     public var logger: Logger
 
@@ -81,7 +82,6 @@ public struct SyncServerConfiguration: Sendable {
         advertisesKeysetPull: Bool = true,
         drainTimeout: Duration = .seconds(30),
         logRequests: Bool = false,
-        enableTestControls: Bool = false,
         logger: Logger = Logger(label: "sync-server")
     ) {
         self.host = host
@@ -99,7 +99,6 @@ public struct SyncServerConfiguration: Sendable {
         self.advertisesKeysetPull = advertisesKeysetPull
         self.drainTimeout = drainTimeout
         self.logRequests = logRequests
-        self.enableTestControls = enableTestControls
         self.logger = logger
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 @_spi(SyncTablesTools) import SyncTables
 import SyncTablesServer
+import SyncTablesServerTesting
 
 /// The engine's own costs: CPU while it waits with nothing to do, and the time from a trigger to the first
 /// request reaching the server.

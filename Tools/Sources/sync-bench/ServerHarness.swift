@@ -1,6 +1,7 @@
 import Foundation
 @_spi(SyncTablesTools) import SyncTables
 import SyncTablesServer
+import SyncTablesServerTesting
 
 /// An in-process `SyncServer` on 127.0.0.1 with a file-backed store in a temporary directory.
 struct ServerHarness {
@@ -16,8 +17,8 @@ struct ServerHarness {
         let store = try SQLiteStore(path: directory.file("server.sqlite"))
         let server = try await SyncServer(
             configuration: SyncServerConfiguration(
-                storage: .store(store), pageSize: pageSize, maxTop: maxTop, maxBatchOperations: maxBatchOperations,
-                enableTestControls: true))
+                storage: .store(store), pageSize: pageSize, maxTop: maxTop, maxBatchOperations: maxBatchOperations
+            ).withTestControls())
         try await server.start()
         guard let url = server.url else { throw BenchError.unexpected("the server did not report its URL") }
         return ServerHarness(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Subprocess
 import SyncTablesServer
+import SyncTablesServerTesting
 import SystemPackage
 
 /// A sync server in a child process (this executable's hidden `serve` command), so the client's memory
@@ -105,7 +106,8 @@ extension SyncBench {
             storage.schema = databaseSchema
             let server = try await SyncServer(
                 configuration: SyncServerConfiguration(
-                    storage: .postgres(storage), pageSize: pageSize, maxTop: maxTop, enableTestControls: true))
+                    storage: .postgres(storage), pageSize: pageSize, maxTop: maxTop
+                ).withTestControls())
             try await server.start()
             guard let baseURL = server.url, let controls = server.testControls else {
                 throw BenchError.unexpected("the server did not report its URL")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SyncTablesServer
+import SyncTablesServerTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -106,7 +107,7 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Flag(help: "Log one line per request.")
     var logRequests = false
 
-    @Flag(help: "Serve the /__test fault-injection and seeding API. UNSAFE: never in production.")
+    @Flag(help: "Development only: serve the /__test fault-injection and seeding API. UNSAFE: never in production.")
     var enableTestControls = false
 
     func validate() throws {
@@ -164,11 +165,11 @@ struct SyncServerCommand: AsyncParsableCommand {
             advertisesKeysetPull: !noKeysetPull,
             drainTimeout: .milliseconds(Int64(drainTimeout * 1000)),
             logRequests: logRequests,
-            enableTestControls: enableTestControls,
             logger: logger
         )
         configuration.responseCompression = ResponseCompression(
             minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
+        configuration.enableTestControls = enableTestControls
         if enableTestControls {
             logger.warning(
                 "Test controls are enabled under /__test: anyone who can reach this server can rewrite data.")

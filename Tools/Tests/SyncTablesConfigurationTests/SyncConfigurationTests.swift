@@ -1,6 +1,7 @@
 import Foundation
 import SyncTablesConfiguration
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -68,7 +69,7 @@ struct SyncConfigurationTests {
 
     @Test func theFileConfiguresTheContextAndMakeEngineSyncsTheTablesWithARealServer() async throws {
         let server = try await SyncServer(
-            configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables, enableTestControls: true)
+            configuration: SyncServerConfiguration(storage: .inMemory, softDelete: .allTables).withTestControls()
         )
         try await server.start()
         try await server.stopping {

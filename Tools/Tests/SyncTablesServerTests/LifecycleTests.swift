@@ -1,4 +1,5 @@
 import Foundation
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -38,7 +39,7 @@ struct LifecycleTests {
     @Test func theTestControlsExistOnlyWhenEnabled() async throws {
         let off = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory))
         let on = try await SyncServer(
-            configuration: SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
+            configuration: SyncServerConfiguration(storage: .inMemory).withTestControls()
         )
         #expect(off.testControls == nil)
         #expect(on.testControls != nil)

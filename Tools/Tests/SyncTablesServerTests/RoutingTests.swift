@@ -1,4 +1,5 @@
 import HTTPTypes
+import SyncTablesServerTesting
 import Testing
 
 @Suite("Routes, verbs and response headers")

@@ -1,4 +1,5 @@
 import HTTPTypes
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables

@@ -1,6 +1,7 @@
 import Foundation
 import Subprocess
 import SyncTablesServer
+import SyncTablesServerTesting
 import SystemPackage
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Subprocess
 import SyncTablesServer
+import SyncTablesServerTesting
 import SystemPackage
 import Testing
 
@@ -188,7 +189,8 @@ struct SyncCommandTests {
         func startServer(port: Int) async throws -> SyncServer {
             let server = try await SyncServer(
                 configuration: SyncServerConfiguration(
-                    port: port, storage: .file(path: database), softDelete: .allTables, enableTestControls: true))
+                    port: port, storage: .file(path: database), softDelete: .allTables
+                ).withTestControls())
             try await server.start()
             return server
         }

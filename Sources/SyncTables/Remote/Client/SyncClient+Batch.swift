@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// One write inside a batch: the single request it stands for.
 @_spi(SyncTablesTools) public struct BatchedWrite: Sendable {

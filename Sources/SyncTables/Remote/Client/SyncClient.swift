@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The connection to a table-protocol server: its URL, the transport, the headers every request carries,
 /// and the hooks that authenticate requests.

@@ -1,6 +1,7 @@
 #if canImport(CCurl)
     import CCurl
     import Foundation
+    @_spi(SyncTablesTools) import SyncTablesCore
 
     /// The one dedicated thread of a ``CurlTransport``: it owns a libcurl multi handle, runs every transfer
     /// on it, and hands results back to the waiting tasks.

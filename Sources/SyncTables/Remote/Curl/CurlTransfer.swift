@@ -1,5 +1,6 @@
 #if canImport(CCurl)
     import CCurl
+    @_spi(SyncTablesTools) import SyncTablesCore
 
     /// One request travelling through a ``CurlTransport``: the request, the caller's continuation, the
     /// cancellation flag and the response as libcurl delivers it.

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 @_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// Runs a file store's WAL checkpoints on a thread and connection of their own.
@@ -10,6 +11,9 @@ import Foundation
 /// writer (WAL allows one writer and one checkpointer at once). If the log still reaches ``inlinePages``
 /// (the thread is stopped, or readers keep it from finishing), the committing connection checkpoints
 /// itself, as SQLite would, so the log never grows without bound.
+///
+/// `@unchecked Sendable` is sound because the request flags are only touched with `condition` locked, and the
+/// connection only through `connection`'s lock.
 final class SQLiteCheckpointer: @unchecked Sendable {
     /// The log size that wakes the thread: SQLite's own automatic checkpoint size.
     static let backgroundPages: Int32 = 1000
@@ -22,9 +26,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private var isStopping = false
     private var wakeCount = 0
     private let condition = NSCondition()
-    // Guarded by `connectionLock`, which is held across a checkpoint, so `stop` waits for it to finish.
-    private var database: Database?
-    private let connectionLock = NSLock()
+    /// The checkpoint connection (`nil` once stopped); its lock is held across a checkpoint, so `stop` waits
+    /// for one to finish.
+    private let connection: LockedState<Database?>
 
     /// Opens the checkpoint connection and starts the thread; `nil` for an in-memory database.
     init?(path: String, busyTimeoutMilliseconds: Int32, prepare: (Database) throws -> Void) throws {
@@ -36,7 +40,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         // `sqlite3_wal_checkpoint_v2` reports no log (-1 pages) and copies nothing, so every checkpoint fell
         // to the committing connection at ``inlinePages``.
         _ = try database.scalar("PRAGMA schema_version")
-        self.database = database
+        self.connection = LockedState(database)
         let thread = Thread { [self] in run() }
         thread.name = "SyncTablesWAL"
         thread.qualityOfService = .utility
@@ -90,10 +94,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         isStopping = true
         condition.signal()
         condition.unlock()
-        connectionLock.lock()
-        try? database?.close()
-        database = nil
-        connectionLock.unlock()
+        connection.withLock { database in
+            try? database?.close()
+            database = nil
+        }
     }
 
     private func run() {
@@ -110,9 +114,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             isRequested = false
             condition.unlock()
             if stopping { return }
-            connectionLock.lock()
-            _ = try? database?.checkpointPassively()
-            connectionLock.unlock()
+            connection.withLock { database in
+                _ = try? database?.checkpointPassively()
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+@_spi(SyncTablesTools) import SyncTablesCore
 @_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// A second, read-only use of a file store's database for ``SQLiteStore/lookup(table:id:)``, so a caller

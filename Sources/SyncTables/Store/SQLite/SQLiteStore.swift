@@ -191,6 +191,13 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
         catalog.tables.mapValues(SQLiteLookupConnection.Table.init)
     }
 
+    // MARK: DedicatedThreadStore
+
+    /// A row's `_json` text (see ``SQLiteRowCoding``), which a streamed insert's chunks carry ready to bind.
+    package nonisolated func canonicalJSON(forNewRow row: JSONObject) -> [UInt8] {
+        SQLiteRowCoding.storedJSON(row)
+    }
+
     // MARK: Opening
 
     func openStorage() throws(StoreError) -> SQLiteStorage {

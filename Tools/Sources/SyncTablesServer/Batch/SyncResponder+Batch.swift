@@ -9,7 +9,7 @@ import NIOCore
 extension SyncResponder {
     /// Answers the `/sync/…` extension paths; `nil` for any other path.
     func extensionOutcome(_ request: Request, path: String, query: QueryString, body: [UInt8], context: Context)
-        async throws -> Outcome?
+        async throws -> RequestOutcome?
     {
         switch path {
         case CapabilitiesDocument.path:
@@ -28,7 +28,7 @@ extension SyncResponder {
 
     /// Runs the operations in order; a dropped operation drops the whole batch (the connection closes).
     private func runBatch(_ operations: [BatchOperation], of batch: Request, context: Context) async throws
-        -> Outcome
+        -> RequestOutcome
     {
         var results: [JSONValue] = []
         results.reserveCapacity(operations.count)

@@ -2,7 +2,7 @@ import Hummingbird
 @_spi(SyncTablesTools) import SyncTables
 
 /// Builds the server's JSON responses, all with `Content-Type: application/json` and caching disabled.
-enum JSONResponse {
+package enum JSONResponse {
     /// One item with its `ETag` (`"<version>"`, quotes inside escaped) when it has a version.
     static func item(_ item: JSONObject, status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
@@ -18,7 +18,7 @@ enum JSONResponse {
     }
 
     /// Any JSON value.
-    static func json(_ value: JSONValue, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+    package static func json(_ value: JSONValue, status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
         body(WireJSON.bytes(value), status: status, headers: headers)
     }
 

@@ -3,7 +3,7 @@ import Hummingbird
 
 /// A request the server refuses: an HTTP status, a message for the `{"error": …}` body, and for conflicts the
 /// current server item (sent as the body instead, with its `ETag`).
-struct ServerError: Error, Sendable {
+package struct ServerError: Error, Sendable {
     /// The response status.
     var status: HTTPResponse.Status
     /// The human-readable reason, sent as `{"error": message}`.
@@ -13,7 +13,9 @@ struct ServerError: Error, Sendable {
     /// Extra response headers, e.g. `Allow` on 405.
     var headers: HTTPFields
 
-    init(_ status: HTTPResponse.Status, _ message: String, serverItem: JSONObject? = nil, headers: HTTPFields = [:]) {
+    package init(
+        _ status: HTTPResponse.Status, _ message: String, serverItem: JSONObject? = nil, headers: HTTPFields = [:]
+    ) {
         self.status = status
         self.message = message
         self.serverItem = serverItem

@@ -3,13 +3,14 @@ import Hummingbird
 import Logging
 @_spi(SyncTablesTools) import SyncTables
 
-/// Answers every request: body limit, request log, scripted faults, auth, version check, then the table routes.
+/// Answers every request: body limit, middleware (the test controls, when installed), auth, version check,
+/// then the table routes.
 struct SyncResponder: HTTPResponder {
     typealias Context = ServerRequestContext
 
     let configuration: SyncServerConfiguration
     let tables: TableService
-    let controls: TestControls?
+    let middleware: [any ServerMiddleware]
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -33,7 +34,7 @@ struct SyncResponder: HTTPResponder {
     }
 
     /// The outcome of a request, failures answered with their error response.
-    func handleOrRespond(_ request: Request, context: Context) async -> Outcome {
+    func handleOrRespond(_ request: Request, context: Context) async -> RequestOutcome {
         do {
             return try await handle(request, context: context)
         } catch {
@@ -41,72 +42,51 @@ struct SyncResponder: HTTPResponder {
         }
     }
 
-    /// What happens to a request: a response, or the connection closed without one.
-    enum Outcome {
-        case respond(Response)
-        case drop
+    private func handle(_ request: Request, context: Context) async throws -> RequestOutcome {
+        let query = try QueryString(raw: request.uri.query)
+        let body: Result<[UInt8], any Error>
+        do {
+            body = .success(try await RequestBodyReader.collect(request, limit: configuration.maxBodySize))
+        } catch {
+            body = .failure(error)
+        }
+        let read = MiddlewareRequest(request: request, path: request.uri.path, query: query, body: body)
+        return try await outcome(of: read, query: query, through: middleware[...], context: context)
+    }
 
-        var isDrop: Bool {
-            if case .drop = self { return true }
-            return false
+    /// Runs `request` through `middleware`, in order, then through the server's own routes.
+    private func outcome(
+        of request: MiddlewareRequest, query: QueryString, through middleware: ArraySlice<any ServerMiddleware>,
+        context: Context
+    ) async throws -> RequestOutcome {
+        guard let first = middleware.first else { return try await serve(request, query: query, context: context) }
+        return try await first.handle(request) {
+            try await outcome(of: request, query: query, through: middleware.dropFirst(), context: context)
         }
     }
 
-    private func handle(_ request: Request, context: Context) async throws -> Outcome {
-        let path = request.uri.path
-        let query = try QueryString(raw: request.uri.query)
-        let bodyResult: Result<[UInt8], any Error>
-        do {
-            bodyResult = .success(try await RequestBodyReader.collect(request, limit: configuration.maxBodySize))
-        } catch {
-            bodyResult = .failure(error)
-        }
-        let body = (try? bodyResult.get()) ?? []
-
-        if let controls, path == "/__test" || path.hasPrefix("/__test/") {
-            let routes = TestControlRoutes(controls: controls)
-            return .respond(try await routes.respond(request, path: path, body: try bodyResult.get()))
-        }
-
-        var lostResponse = false
-        if let controls {
-            await controls.record(Self.record(request, query: query, body: body))
-            switch await controls.fault(method: request.method.rawValue, path: path) {
-            case .respond(let status, let payload, let extraHeaders)?:
-                let body = payload ?? .object(JSONObject(["error": .string("Injected fault")]))
-                var fields = HTTPFields()
-                for (name, value) in extraHeaders {
-                    if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
-                }
-                return .respond(JSONResponse.json(body, status: HTTPResponse.Status(code: status), headers: fields))
-            case .dropConnection?:
-                return .drop
-            case .delay(let milliseconds)?:
-                try await Task.sleep(for: .milliseconds(milliseconds))
-            case .lostResponse?:
-                lostResponse = true
-            case nil:
-                break
-            }
-        }
-
+    /// The server's own answer: the extension paths, then the table routes.
+    private func serve(_ request: MiddlewareRequest, query: QueryString, context: Context) async throws
+        -> RequestOutcome
+    {
+        let path = request.path
         if let outcome = try await extensionOutcome(
-            request, path: path, query: query, body: try bodyResult.get(), context: context)
+            request.request, path: path, query: query, body: try request.body(), context: context)
         {
-            return lostResponse ? .drop : outcome
+            return outcome
         }
 
         // Next-page links use the Host header; a request without one gets the address it reached.
         let local = context.channel.localAddress
         let localAuthority = "\(local?.ipAddress ?? configuration.host):\(local?.port ?? configuration.port)"
         let response = try await route(
-            request,
+            request.request,
             path: path,
             query: query,
-            body: try bodyResult.get(),
+            body: try request.body(),
             localAuthority: localAuthority
         )
-        return lostResponse ? .drop : .respond(response)
+        return .respond(response)
     }
 
     private func route(
@@ -135,24 +115,6 @@ struct SyncResponder: HTTPResponder {
         }
         let id = try ItemBody.validatedID(components[2])
         return try await routes.item(request, table: table, id: id, query: query, body: body)
-    }
-
-    private static func record(_ request: Request, query: QueryString, body: [UInt8]) -> RecordedRequest {
-        var headers: [String: String] = [:]
-        // HTTP/1 `Host` arrives as the request's authority, not as a header field.
-        if let authority = request.head.authority { headers["host"] = authority }
-        for field in request.headers {
-            let name = field.name.canonicalName
-            headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
-        }
-        return RecordedRequest(
-            method: request.method.rawValue,
-            path: request.uri.path,
-            rawQuery: request.uri.query,
-            query: query.parameters.map { .init(name: $0.name, value: $0.value) },
-            headers: headers,
-            body: body.isEmpty ? nil : String(decoding: body, as: UTF8.self)
-        )
     }
 
     /// Maps any failure to a JSON error response; only unexpected failures become 500.

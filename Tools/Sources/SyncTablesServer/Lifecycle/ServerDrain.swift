@@ -1,27 +1,31 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Whether the server is draining, and how many requests it is serving: `/ready` reads the first, and a
 /// shutdown waits for the second to reach zero before it closes the listener.
-final class ServerDrain: @unchecked Sendable {
-    private let lock = NSLock()
-    private var draining = false
-    private var inFlight = 0
-    private var idleWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
-    private var expired: Set<UUID> = []
+final class ServerDrain: Sendable {
+    private struct State {
+        var draining = false
+        var inFlight = 0
+        var idleWaiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        var expired: Set<UUID> = []
+    }
+
+    private let state = LockedState(State())
 
     /// Whether a shutdown has begun (`/ready` then answers 503).
     var isDraining: Bool {
-        lock.withLock { draining }
+        state.withLock { $0.draining }
     }
 
     /// Marks the server as shutting down: from now on `/ready` answers 503.
     func beginDraining() {
-        lock.withLock { draining = true }
+        state.withLock { $0.draining = true }
     }
 
     /// Runs one request, counted as in flight while it runs.
     func serving<Result>(_ body: () async throws -> Result) async rethrows -> Result {
-        lock.withLock { inFlight += 1 }
+        state.withLock { $0.inFlight += 1 }
         defer { finished() }
         return try await body()
     }
@@ -34,38 +38,32 @@ final class ServerDrain: @unchecked Sendable {
             self.expire(id)
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if inFlight == 0 || expired.remove(id) != nil {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                idleWaiters[id] = continuation
-                lock.unlock()
+            let idle = state.withLock { state in
+                if state.inFlight == 0 || state.expired.remove(id) != nil { return true }
+                state.idleWaiters[id] = continuation
+                return false
             }
+            if idle { continuation.resume() }
         }
         timer.cancel()
     }
 
     private func expire(_ id: UUID) {
-        lock.lock()
-        if let waiter = idleWaiters.removeValue(forKey: id) {
-            lock.unlock()
-            waiter.resume()
-        } else {
-            expired.insert(id)
-            lock.unlock()
+        let waiter = state.withLock { state in
+            let waiter = state.idleWaiters.removeValue(forKey: id)
+            if waiter == nil { state.expired.insert(id) }
+            return waiter
         }
+        waiter?.resume()
     }
 
     private func finished() {
-        lock.lock()
-        inFlight -= 1
-        var waiters: [CheckedContinuation<Void, Never>] = []
-        if inFlight == 0 {
-            waiters = Array(idleWaiters.values)
-            idleWaiters = [:]
+        let waiters = state.withLock { state in
+            state.inFlight -= 1
+            guard state.inFlight == 0 else { return [CheckedContinuation<Void, Never>]() }
+            defer { state.idleWaiters = [:] }
+            return Array(state.idleWaiters.values)
         }
-        lock.unlock()
         for waiter in waiters { waiter.resume() }
     }
 }

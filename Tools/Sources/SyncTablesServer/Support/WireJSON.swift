@@ -3,9 +3,9 @@
 /// Converts between request/response bytes and the shared JSON value model.
 ///
 /// The one place the server touches JSON text, so request parsing and response writing have a single owner.
-enum WireJSON {
+package enum WireJSON {
     /// Parses a complete JSON document; malformed input is a 400 that says what is wrong.
-    static func parse(_ bytes: [UInt8]) throws(ServerError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(ServerError) -> JSONValue {
         do {
             return try JSONValue(parsing: bytes)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The system properties one write stamps on a row: a fresh `version` and the server time.
 struct WriteStamp: Sendable {
@@ -15,25 +16,22 @@ struct WriteStamp: Sendable {
 /// growing across restarts on the same database file. Timestamps are the wall clock at millisecond precision,
 /// bumped by one millisecond when two writes land in the same millisecond, which keeps incremental pulls from
 /// falling back to `$skip` for rows this server wrote.
-final class WriteStampIssuer: @unchecked Sendable {
-    // Guarded by `lock`; `WriteStampIssuer` is called from inside synchronous store transactions.
-    private let lock = NSLock()
-    private var lastVersion: UInt64
-    private var lastMilliseconds: Int64 = 0
+final class WriteStampIssuer: Sendable {
+    // A lock, not an actor: `WriteStampIssuer` is called from inside synchronous store transactions.
+    private let last: LockedState<(version: UInt64, milliseconds: Int64)>
 
     init() {
-        lastVersion = UInt64(max(0, Date().timeIntervalSince1970 * 10_000_000))
+        last = LockedState((UInt64(max(0, Date().timeIntervalSince1970 * 10_000_000)), 0))
     }
 
     /// The next stamp.
     func next() -> WriteStamp {
         let nowMilliseconds = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        lock.lock()
-        lastVersion += 1
-        lastMilliseconds = max(nowMilliseconds, lastMilliseconds + 1)
-        let version = lastVersion
-        let milliseconds = lastMilliseconds
-        lock.unlock()
+        let (version, milliseconds) = last.withLock { last in
+            last.version += 1
+            last.milliseconds = max(nowMilliseconds, last.milliseconds + 1)
+            return last
+        }
         return WriteStamp(version: String(version, radix: 16), timestamp: Self.iso8601(milliseconds: milliseconds))
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 @_spi(SyncTablesTools) import SyncTables
 import SyncTablesConfiguration
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// `synctables sync`: one sync engine cycle as a configuration file describes it, or with `--watch` the engine
 /// running until SIGINT or SIGTERM.
@@ -127,29 +128,39 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 /// Waits for the first of some signals, which it takes over from their default action (ending the process).
+///
+/// `@unchecked Sendable` is sound because `sources` (not `Sendable`) is set once, in `init`, and only kept
+/// alive; what the signals change is behind `state`'s lock.
 final class SignalWaiter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-    private var received: Int32?
-    private var waiter: CheckedContinuation<Int32, Never>?
+    private struct State {
+        var received: Int32?
+        var waiter: CheckedContinuation<Int32, Never>?
+    }
+
+    private let sources: [any DispatchSourceSignal]
+    private let state = LockedState(State())
 
     init(_ signals: [Int32]) {
         let queue = DispatchQueue(label: "synctables.signals")
+        var sources: [any DispatchSourceSignal] = []
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            sources.append(source)
+        }
+        self.sources = sources
+        for (number, source) in zip(signals, sources) {
             source.setEventHandler { [weak self] in self?.deliver(number) }
             source.resume()
-            sources.append(source)
         }
     }
 
     private func deliver(_ number: Int32) {
-        let waiter: CheckedContinuation<Int32, Never>? = lock.withLock {
-            guard received == nil else { return nil }
-            received = number
-            defer { self.waiter = nil }
-            return self.waiter
+        let waiter: CheckedContinuation<Int32, Never>? = state.withLock { state in
+            guard state.received == nil else { return nil }
+            state.received = number
+            defer { state.waiter = nil }
+            return state.waiter
         }
         waiter?.resume(returning: number)
     }
@@ -157,9 +168,9 @@ final class SignalWaiter: @unchecked Sendable {
     /// The first signal received (at once if one already was).
     func next() async -> Int32 {
         await withCheckedContinuation { continuation in
-            let ready: Int32? = lock.withLock {
-                if let received { return received }
-                waiter = continuation
+            let ready: Int32? = state.withLock { state in
+                if let received = state.received { return received }
+                state.waiter = continuation
                 return nil
             }
             if let ready { continuation.resume(returning: ready) }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -23,7 +24,7 @@ struct ServerHarness: Sendable {
         _ configure: (inout SyncServerConfiguration) -> Void = { _ in },
         _ body: (ServerHarness) async throws -> Void
     ) async throws {
-        var configuration = SyncServerConfiguration(storage: .inMemory, enableTestControls: true)
+        var configuration = SyncServerConfiguration(storage: .inMemory).withTestControls()
         let database = TestBackend.isPostgres ? try TestBackend.freshPostgresDatabase() : nil
         if let database { configuration.storage = .postgres(database) }
         configure(&configuration)

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 @_spi(SyncTablesTools) import SyncTablesSQLite
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MetricsTestKit
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables

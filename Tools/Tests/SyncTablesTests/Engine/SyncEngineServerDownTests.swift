@@ -1,5 +1,6 @@
 import Foundation
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -53,7 +54,7 @@ struct SyncEngineServerDownTests {
 
     @Test func aPullThatCannotReachTheServerBacksOffLikeAFailedPush() async throws {
         let directory = try TemporaryDirectory()
-        let server = try await SyncServer(configuration: SyncServerConfiguration(port: 0, enableTestControls: true))
+        let server = try await SyncServer(configuration: SyncServerConfiguration(port: 0).withTestControls())
         try await server.start()
         let url = try #require(server.url)
         let context = try await SyncContext(

@@ -1,5 +1,6 @@
 import Foundation
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -15,7 +16,8 @@ struct CompressedPullTests {
         let serverStore = try SQLiteStore(path: directory.newDatabasePath())
         let compressing = try await SyncServer(
             configuration: SyncServerConfiguration(
-                storage: .store(serverStore), pageSize: 100, softDelete: .allTables, enableTestControls: true))
+                storage: .store(serverStore), pageSize: 100, softDelete: .allTables
+            ).withTestControls())
         var plainConfiguration = SyncServerConfiguration(
             storage: .store(serverStore), pageSize: 100, softDelete: .allTables)
         plainConfiguration.responseCompression = .off

@@ -1,5 +1,6 @@
 import Foundation
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -206,8 +207,8 @@ private func withServer(
 ) async throws {
     let server = try await SyncServer(
         configuration: SyncServerConfiguration(
-            storage: .file(path: path), softDelete: .allTables, advertisesKeysetPull: advertisesKeysetPull,
-            enableTestControls: true))
+            storage: .file(path: path), softDelete: .allTables, advertisesKeysetPull: advertisesKeysetPull
+        ).withTestControls())
     try await server.start()
     try await server.stopping { try await body(server, try #require(server.testControls)) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SlowLink
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables

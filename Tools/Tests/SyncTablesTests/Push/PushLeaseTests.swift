@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables

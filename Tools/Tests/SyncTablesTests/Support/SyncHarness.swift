@@ -1,5 +1,6 @@
 import Foundation
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -42,8 +43,8 @@ final class SyncHarness: Sendable {
     ) async throws {
         let configuration = SyncServerConfiguration(
             storage: .inMemory, pageSize: pageSize, softDelete: softDelete, authToken: authToken,
-            maxBatchOperations: maxBatchOperations, advertisesKeysetPull: advertisesKeysetPull,
-            enableTestControls: true)
+            maxBatchOperations: maxBatchOperations, advertisesKeysetPull: advertisesKeysetPull
+        ).withTestControls()
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())

@@ -1,5 +1,6 @@
 import Foundation
 import SyncTablesServer
+import SyncTablesServerTesting
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -19,7 +20,8 @@ final class CLIHarness: Sendable {
     /// Starts a server (soft delete, test controls), runs `body`, then stops it and removes the files.
     static func with(authToken: String? = nil, _ body: (CLIHarness) async throws -> Void) async throws {
         let configuration = SyncServerConfiguration(
-            storage: .inMemory, softDelete: .allTables, authToken: authToken, enableTestControls: true)
+            storage: .inMemory, softDelete: .allTables, authToken: authToken
+        ).withTestControls()
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -1,5 +1,6 @@
 import Foundation
 import SyncTablesServer
+import SyncTablesServerTesting
 
 /// A `sync-server` on a database file that a test can stop and start again on the same port, as a server
 /// that goes away and comes back.
@@ -9,7 +10,7 @@ struct RestartableServer {
     /// A server on `database` listening on `port` (0: any free port), started.
     func start(port: Int = 0) async throws -> SyncServer {
         let server = try await SyncServer(
-            configuration: SyncServerConfiguration(port: port, storage: .file(path: database), enableTestControls: true)
+            configuration: SyncServerConfiguration(port: port, storage: .file(path: database)).withTestControls()
         )
         try await server.start()
         return server

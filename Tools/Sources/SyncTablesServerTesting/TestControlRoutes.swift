@@ -1,5 +1,6 @@
 import Hummingbird
 @_spi(SyncTablesTools) import SyncTables
+import SyncTablesServer
 
 /// The HTTP face of ``TestControls`` under `/__test` (only served with test controls enabled):
 ///
@@ -21,7 +22,7 @@ struct TestControlRoutes {
         let components = path.split(separator: "/").map(String.init)
         switch (request.method, components.dropFirst().first, components.count) {
         case (.post, "faults", 2):
-            let rule = try Self.faultRule(from: try ItemBody.object(from: body))
+            let rule = try Self.faultRule(from: try Self.object(from: body))
             await controls.addFault(rule)
             return JSONResponse.json(.object(JSONObject(["added": .bool(true)])), status: .created)
         case (.delete, "faults", 2):
@@ -50,6 +51,17 @@ struct TestControlRoutes {
         default:
             throw ServerError(.notFound, "Unknown test control \(request.method) \(path).")
         }
+    }
+
+    /// Parses a request body that must be one JSON object (with the table routes' messages).
+    static func object(from bytes: [UInt8]) throws(ServerError) -> JSONObject {
+        guard !bytes.isEmpty else {
+            throw ServerError(.badRequest, "The request body must be a JSON object, but it is empty.")
+        }
+        guard case .object(let object) = try WireJSON.parse(bytes) else {
+            throw ServerError(.badRequest, "The request body must be a JSON object.")
+        }
+        return object
     }
 
     /// Reads a fault rule from its JSON form.

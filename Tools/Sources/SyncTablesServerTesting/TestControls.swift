@@ -1,20 +1,25 @@
 @_spi(SyncTablesTools) import SyncTables
+import SyncTablesServer
 
-/// The test-only control surface of a ``SyncServer``: scripted faults, a request log, seeding and reset.
+/// The test-only control surface of a `SyncServer`: scripted faults, a request log, seeding and reset.
 ///
-/// Available only when ``SyncServerConfiguration/enableTestControls`` is set; the same operations are served
-/// over HTTP under `/__test`. Never enable it in production: anyone who can reach the server can rewrite data.
+/// Available only on a server whose configuration has `enableTestControls` set (an extension of this
+/// module); the same operations are served over HTTP under `/__test`. Never enable it in production: anyone
+/// who can reach the server can rewrite data.
 ///
 /// ```swift
+/// import SyncTablesServerTesting
+///
+/// let server = try await SyncServer(configuration: SyncServerConfiguration(storage: .inMemory).withTestControls())
 /// let controls = try #require(server.testControls)
 /// await controls.addFault(FaultRule(method: "POST", path: "/tables/todo", action: .lostResponse))
 /// ```
 public actor TestControls {
     private var rules: [ScriptedRule] = []
     private var log: [RecordedRequest] = []
-    private let tables: TableService
+    private let tables: ServerTables
 
-    init(tables: TableService) {
+    init(tables: ServerTables) {
         self.tables = tables
     }
 
@@ -42,8 +47,7 @@ public actor TestControls {
     /// properties are filled in. Returns the stored rows.
     @discardableResult
     public func seed(table: String, items: [JSONObject]) async throws -> [JSONObject] {
-        let name = try TableName.validated(table)
-        return try await tables.seed(table: name, items: items)
+        try await tables.seed(table: table, items: items)
     }
 
     /// Clears faults, the request log and every row of every table.
@@ -53,7 +57,7 @@ public actor TestControls {
         try await tables.removeAllRows()
     }
 
-    // MARK: Used by the responder
+    // MARK: Used by the middleware
 
     func record(_ request: RecordedRequest) {
         log.append(request)
