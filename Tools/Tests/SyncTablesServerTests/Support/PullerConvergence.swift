@@ -14,7 +14,7 @@ enum PullerConvergence {
             try await keysetClient.finish(connection)
         }
         for (name, problems, held) in [
-            ("§5.7", skipClient.problems, skipClient.held), ("keyset", keysetClient.problems, keysetClient.held),
+            ("ge + $skip", skipClient.problems, skipClient.held), ("keyset", keysetClient.problems, keysetClient.held),
         ] {
             #expect(problems.isEmpty, "seed \(seed), \(name) client: \(problems)")
             let missed = truth.filter { id, row in held[id] != row.string("version") }.keys.sorted()
