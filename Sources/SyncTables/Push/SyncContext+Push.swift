@@ -1,4 +1,5 @@
 import Logging
+@_spi(SyncTablesTools) import SyncTablesCore
 
 // Push: the whole queue in sequence order; abort on transport errors and 401, record and
 // continue on other HTTP errors; every state change commits in the store before the next step.

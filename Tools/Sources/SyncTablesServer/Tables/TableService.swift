@@ -1,5 +1,5 @@
 import Foundation
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
 
 /// The table operations of the protocol on top of a ``TableStorage``: one atomic read-decide-write per
 /// request, so concurrent clients (and several server instances on one database) lose nothing.
@@ -22,9 +22,9 @@ struct TableService: Sendable {
         self.properties = properties
     }
 
-    /// Tables in a `LocalStore` the caller keeps open, stamped by `stamps`.
+    /// Tables in a `SQLiteStore` the caller keeps open, stamped by `stamps`.
     init(
-        store: any LocalStore,
+        store: SQLiteStore,
         softDelete: SoftDeletePolicy,
         stamps: WriteStampIssuer,
         definedTables: DefinedTables,

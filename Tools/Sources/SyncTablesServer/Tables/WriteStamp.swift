@@ -1,5 +1,5 @@
 import Foundation
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// The system properties one write stamps on a row: a fresh `version` and the server time.
 struct WriteStamp: Sendable {

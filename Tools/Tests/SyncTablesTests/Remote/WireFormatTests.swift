@@ -35,8 +35,8 @@ struct WireFormatTests {
 
     @Test("If-Match wraps the version in quotes and escapes inner quotes")
     func writesIfMatch() {
-        #expect(EntityTag.ifMatch(version: "v1") == #""v1""#)
-        #expect(EntityTag.ifMatch(version: #"a"b"#) == #""a\"b""#)
+        #expect(EntityTag.header(for: "v1") == #""v1""#)
+        #expect(EntityTag.header(for: #"a"b"#) == #""a\"b""#)
     }
 
     @Test("the next link is found with or without angle brackets")
