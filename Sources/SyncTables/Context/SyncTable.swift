@@ -52,7 +52,7 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
         guard !originals.isEmpty else { return [] }
-        if originals.count > Self.streamingThreshold, context.store is any DedicatedThreadStore {
+        if originals.count > Self.streamingThreshold, context.store.capabilities.hasDedicatedThread {
             return try await insertStreamed(originals)
         }
         let prepared = try originals.map { try prepareInsert($0) }

@@ -14,7 +14,7 @@ import Foundation
 /// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
 /// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .comparison(.equal, .property("complete"), .value(false))))
 /// ```
-public actor SQLiteStore: LocalStore, DedicatedThreadStore {
+public actor SQLiteStore: LocalStore {
     private let executor: SerialThreadExecutor
     private var storage: SQLiteStorage?
     /// Serves ``lookup(table:id:)`` on the caller's thread; `nil` for an in-memory database.
