@@ -16,10 +16,10 @@ struct FilterColumnCheck {
 
     /// Throws ``SyncError/unknownColumn(_:table:nearest:)`` for the first unknown name `filter` uses.
     func check(_ filter: FilterExpression?, in store: any LocalStore) async throws(SyncError) {
-        guard let filter, let itemProperties, let propertyNames = store.capabilities.propertyNames else { return }
+        guard let filter, let itemProperties else { return }
         let declared = Self.systemProperties.union(itemProperties)
         let unsettled = Self.propertyNames(in: filter).filter { !declared.contains($0) }
-        guard !unsettled.isEmpty else { return }
+        guard !unsettled.isEmpty, let propertyNames = store.capabilities.propertyNames else { return }
         let stored = try await SyncError.mapping { try await propertyNames(table) }
         if passesUnknownTable, itemProperties.isEmpty, stored.isEmpty { return }
         let known = declared.union(stored)
