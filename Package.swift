@@ -35,7 +35,8 @@ let package = Package(
         .library(name: "SyncTablesSQLCipher", targets: ["SyncTablesSQLCipher"]),
         .library(name: "SyncTablesStoreConformance", targets: ["SyncTablesStoreConformance"]),
         .library(name: "SyncTablesConfiguration", targets: ["SyncTablesConfiguration"]),
-        // The JSON, OData filter and time types the library is built on (also re-exported by SyncTables).
+        // The JSON, OData filter and time types the library is built on, the filter semantics and the wire
+        // format client and server share (also re-exported by SyncTables).
         .library(name: "SyncTablesCore", targets: ["SyncTablesCore"]),
         // The thin SQLite layer, for the reference server and the benchmarks in Tools/ (its API is SPI).
         .library(name: "SyncTablesSQLite", targets: ["SyncTablesSQLite"]),
@@ -74,14 +75,14 @@ let package = Package(
         ),
 
         // MARK: Libraries
-        .target(name: "SyncTablesCore"),
+        // What client and server share: values, filter semantics, the wire format (gzip through zlib).
+        .target(name: "SyncTablesCore", dependencies: ["CZlib"]),
         .target(name: "SyncTablesSQLite", dependencies: sqliteEngine),
         .target(
             name: "SyncTables",
             dependencies: [
                 "SyncTablesCore",
                 "SyncTablesSQLite",
-                "CZlib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),

@@ -52,8 +52,8 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
         guard !originals.isEmpty else { return [] }
-        if originals.count > Self.streamingThreshold, let store = context.store as? any DedicatedThreadStore {
-            return try await insertStreamed(originals, into: store)
+        if originals.count > Self.streamingThreshold, let thread = context.store.capabilities.dedicatedThread {
+            return try await insertStreamed(originals, encodingRowsWith: thread.canonicalJSON)
         }
         let prepared = try originals.map { try prepareInsert($0) }
         try await write(prepared)

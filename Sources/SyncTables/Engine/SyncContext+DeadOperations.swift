@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 // Dead-lettered operations (see ``DeadOperation``): list, retry, discard, revert to the server's copy.
 // Each change is one transaction; a local write to the item meanwhile revives the operation by itself.

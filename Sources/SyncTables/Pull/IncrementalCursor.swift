@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// Where the next page of an incremental pull starts, and how each page moves it.
 ///
 /// Against a server that advertises keyset pulls (``ServerCapabilities/keysetPull``) the position is the

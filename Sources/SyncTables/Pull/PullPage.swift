@@ -1,4 +1,5 @@
 import Logging
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// One page of server records applied to the local table in one transaction, with the pull's token
 ///: records with a pending local operation are skipped, `deleted: true` deletes.

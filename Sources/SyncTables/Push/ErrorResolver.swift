@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 // Resolving push errors: each resolution is one transaction guarded by the operation's edit counter, so
 // resolving a stale error can never overwrite a newer local edit.
 

@@ -1,10 +1,12 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// Turns a queued operation into its HTTP request.
 struct OperationSender: Sendable {
     let client: SyncClient
 
     /// Sends the operation; returns the server's item for inserts and updates, `nil` for deletes.
     func send(_ operation: PushOperation) async throws -> JSONObject? {
-        let version = Self.version(of: operation.item)
+        let version = ItemVersion.version(of: operation.item)
         var features: ZumoFeatures = [.offline]
         if version != nil && operation.kind != .insert { features.insert(.conditional) }
         switch operation.kind {
@@ -22,15 +24,6 @@ struct OperationSender: Sendable {
             return nil
         }
     }
-
-    /// The item's `version` as text; servers send strings, some older ones integers.
-    static func version(of item: JSONObject) -> String? {
-        switch item["version"] {
-        case .string(let text)? where !text.isEmpty: text
-        case .integer(let number)?: String(number)
-        default: nil
-        }
-    }
 }
 
 extension OperationSender {
@@ -43,11 +36,13 @@ extension OperationSender {
                 body: SyncClient.wireObject(operation.item))
         case .update:
             BatchedWrite(
-                method: .patch, table: operation.table, id: operation.itemId, ifMatch: version(of: operation.item),
+                method: .patch, table: operation.table, id: operation.itemId,
+                ifMatch: ItemVersion.version(of: operation.item),
                 body: SyncClient.wireObject(operation.item))
         case .delete:
             BatchedWrite(
-                method: .delete, table: operation.table, id: operation.itemId, ifMatch: version(of: operation.item),
+                method: .delete, table: operation.table, id: operation.itemId,
+                ifMatch: ItemVersion.version(of: operation.item),
                 body: nil)
         }
     }

@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 // Conflicts (409, 412) met by a push: the conflict policy decides, and its resolution is applied through
 // the push's resolver, exactly as an app's own resolution would be.
 

@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 // The app's push: the whole queue, as the context's one sync action (see ``Push`` for how it runs).
 
 extension SyncContext {

@@ -16,11 +16,11 @@ struct FilterColumnCheck {
 
     /// Throws ``SyncError/unknownColumn(_:table:nearest:)`` for the first unknown name `filter` uses.
     func check(_ filter: FilterExpression?, in store: any LocalStore) async throws(SyncError) {
-        guard let filter, let itemProperties, let store = store as? any StoredPropertyNames else { return }
+        guard let filter, let itemProperties else { return }
         let declared = Self.systemProperties.union(itemProperties)
         let unsettled = Self.propertyNames(in: filter).filter { !declared.contains($0) }
-        guard !unsettled.isEmpty else { return }
-        let stored = try await SyncError.mapping { try await store.propertyNames(table: table) }
+        guard !unsettled.isEmpty, let propertyNames = store.capabilities.propertyNames else { return }
+        let stored = try await SyncError.mapping { try await propertyNames(table) }
         if passesUnknownTable, itemProperties.isEmpty, stored.isEmpty { return }
         let known = declared.union(stored)
         guard let unknown = unsettled.first(where: { !known.contains($0) }) else { return }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// What becomes of an operation — pushed, failed, dead-lettered, discarded, resolved — as building blocks
 /// for one store transaction. Each records its ``OperationHistoryEntry`` in the same transaction, so a crash

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Online create, read, update and delete straight against the server, with no local store: the typed
 /// face of the table protocol.
@@ -43,7 +44,7 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
         let updated = try await client.update(
             table: name,
             item: object,
-            ifMatch: Self.version(of: object),
+            ifMatch: ItemVersion.version(of: object),
             features: .typedTable
         )
         return try decode(updated)
@@ -52,7 +53,8 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     /// Deletes the item on the server, guarded by its `version` when it has one.
     public func delete(_ item: Item) async throws {
         let object = try encode(item)
-        try await client.delete(table: name, id: item.id, ifMatch: Self.version(of: object), features: .typedTable)
+        try await client.delete(
+            table: name, id: item.id, ifMatch: ItemVersion.version(of: object), features: .typedTable)
     }
 
     /// Deletes the item with the id on the server, whatever its version.
@@ -138,11 +140,6 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
         } catch {
             throw RemoteError.undecodableItem(object, reason: String(describing: error))
         }
-    }
-
-    private static func version(of object: JSONObject) -> String? {
-        guard case .string(let version)? = object["version"], !version.isEmpty else { return nil }
-        return version
     }
 
     /// Links are followed only to the client's own scheme, host and port, so a server cannot send the

@@ -3,7 +3,9 @@
 ///
 /// Not part of what a store author implements: `SQLiteStore`'s transactions conform, and every other
 /// transaction gets ``GenericStoreTransaction``, which does the same through the public members. Callers
-/// use the members of the same names on `StoreTransaction` (below), which pick one or the other.
+/// use the members of the same names on `StoreTransaction` (below), which pick one or the other through
+/// ``StoreTransaction/fastPaths``: the transaction's side of what ``StoreCapabilities`` is for a store
+/// (code inside a transaction holds the transaction, not its store).
 package protocol StoreTransactionFastPaths: StoreTransaction {
     /// Inserts rows for ids that are not stored yet, all or none: when any item's `id` is stored already,
     /// or two items share one, nothing changes and the result is `false`. Every item must carry a valid

@@ -20,7 +20,7 @@
     ///
     /// The store shares the inner `SQLiteStore`'s thread: a call hops to that thread once, as with a
     /// plain store.
-    public actor EncryptedSQLiteStore: LocalStore, DedicatedThreadStore, StoredPropertyNames {
+    public actor EncryptedSQLiteStore: LocalStore, CapableStore {
         private let store: SQLiteStore
 
         /// The path of the encrypted database file.
@@ -124,9 +124,9 @@
             try await store.count(query)
         }
 
-        /// Every top-level property the table's rows have ever had (see `SQLiteStore.propertyNames(table:)`).
-        @_spi(SyncTablesTools) public func propertyNames(table: String) async throws -> Set<String> {
-            try await store.propertyNames(table: table)
+        /// The inner `SQLiteStore`'s: its thread, and the properties its tables' rows ever had.
+        package nonisolated var declaredCapabilities: StoreCapabilities {
+            store.capabilities
         }
 
         /// The row with this id, or `nil`.
@@ -146,13 +146,6 @@
         /// Closes the database; later calls throw `StoreError.closed`.
         public func close() async throws {
             try await store.close()
-        }
-
-        // MARK: DedicatedThreadStore
-
-        /// The inner store's text for a new row: the file layout is `SQLiteStore`'s.
-        package nonisolated func canonicalJSON(forNewRow row: JSONObject) -> [UInt8] {
-            store.canonicalJSON(forNewRow: row)
         }
     }
 

@@ -4,12 +4,12 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
 @_spi(SyncTablesTools) import SyncTablesCore
 import UnixSignals
 
 /// The reference backend: the Azure Mobile Apps table protocol v2 over HTTP, on Hummingbird, storing in a
-/// `LocalStore` (SQLite) or in a PostgreSQL database several instances share.
+/// `SQLiteStore` (a file or memory) or in a PostgreSQL database several instances share.
 ///
 /// Embed it in tests (ephemeral port, in-memory store) or run it with the `sync-server` command.
 ///

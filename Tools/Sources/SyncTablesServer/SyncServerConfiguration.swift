@@ -1,5 +1,5 @@
 import Logging
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
 
 /// Everything a ``SyncServer`` needs to know before it starts: where to listen, where to store, and its limits.
 ///
@@ -59,8 +59,8 @@ public struct SyncServerConfiguration: Sendable {
         case file(path: String)
         /// A SQLite database in memory, gone when the server stops.
         case inMemory
-        /// A store the caller opened (and closes after the server stops).
-        case store(any LocalStore)
+        /// A SQLite store the caller opened (and closes after the server stops).
+        case store(SQLiteStore)
         /// A PostgreSQL database, which several server instances can share.
         case postgres(PostgresStorage)
     }

@@ -4,7 +4,7 @@ import Foundation
 /// them inside one transaction as they arrive, so encoding and writing overlap.
 ///
 /// The receiving side blocks, so only a store that runs its transactions on a thread of its own
-/// (``DedicatedThreadStore``) may call ``next()``; blocking a thread of the shared pool there could
+/// (``StoreCapabilities/hasDedicatedThread``) may call ``next()``; blocking a thread of the shared pool there could
 /// starve the very task that sends. The sender never blocks: it can run ahead by the whole batch, which
 /// is the memory an unpipelined batch holds anyway.
 ///

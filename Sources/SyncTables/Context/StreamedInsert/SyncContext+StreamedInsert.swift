@@ -17,7 +17,7 @@ extension SyncContext {
     /// Inserts a batch of new items in one transaction while the task that encodes them is still sending
     /// chunks through `rest`, so the store writes one chunk while the next is encoded.
     ///
-    /// Only for a ``DedicatedThreadStore`` (the transaction waits for chunks on the store's thread). Returns
+    /// Only for a store with ``StoreCapabilities/hasDedicatedThread`` (the transaction waits for chunks on the store's thread). Returns
     /// `false`, having changed nothing, when the batch needs the general path of ``write(_:to:dateProperties:)``:
     /// an id that is stored, queued, repeated or being pushed, or a chunk with a date property the table's
     /// definition lacks. An error the sender finishes with is rethrown as it is, after the rollback. The

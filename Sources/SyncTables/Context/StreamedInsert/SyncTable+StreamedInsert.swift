@@ -27,9 +27,11 @@ extension SyncTable {
     /// while the store's thread writes them, all in one transaction, so encoding and writing overlap.
     /// When the batch is not simply new items (see ``SyncContext/insertNewStreamed(first:rest:to:)``), it
     /// is encoded again and written through the general path (rare: a clash or a new date property).
-    func insertStreamed(_ originals: [Item], into store: any DedicatedThreadStore) async throws -> [Item] {
+    func insertStreamed(
+        _ originals: [Item], encodingRowsWith canonicalJSON: @escaping @Sendable (JSONObject) -> [UInt8]
+    ) async throws -> [Item] {
         let firstSize = Self.firstStreamedChunkSize
-        let first = try encodeChunk(originals[0..<firstSize], for: store)
+        let first = try encodeChunk(originals[0..<firstSize], canonicalJSON: canonicalJSON)
         let channel = ChunkChannel<SyncContext.InsertChunk>()
         return try await withThrowingTaskGroup(of: EncodedRest.self) { group in
             // The shared pool, not the caller's executor preference: that may be the store's own thread,
@@ -43,7 +45,7 @@ extension SyncTable {
                         // The store gave up: its transaction is rolled back, the rest is not needed.
                         guard !channel.isStopped else { throw CancellationError() }
                         let end = min(start + Self.streamedChunkSize, originals.count)
-                        let encoded = try encodeChunk(originals[start..<end], for: store)
+                        let encoded = try encodeChunk(originals[start..<end], canonicalJSON: canonicalJSON)
                         channel.send(encoded.chunk)
                         sent.append(encoded.chunk)
                         changed.merge(encoded.changed) { _, later in later }
@@ -74,7 +76,9 @@ extension SyncTable {
 
     /// Encodes items for a streamed insert, in one pass: the chunk for the store, and the prepared inserts
     /// whose row differs from the app's item, by their index in the batch.
-    private func encodeChunk(_ items: ArraySlice<Item>, for store: any DedicatedThreadStore) throws -> (
+    private func encodeChunk(
+        _ items: ArraySlice<Item>, canonicalJSON: @Sendable (JSONObject) -> [UInt8]
+    ) throws -> (
         chunk: SyncContext.InsertChunk, changed: [Int: PreparedInsert]
     ) {
         var chunk = SyncContext.InsertChunk()
@@ -89,7 +93,7 @@ extension SyncTable {
             chunk.rows.append(row)
             chunk.itemIds.append(insert.id)
             // Serialized here, off the store's thread, in the form the store keeps.
-            chunk.canonicalJSON.append(store.canonicalJSON(forNewRow: row))
+            chunk.canonicalJSON.append(canonicalJSON(row))
             if !insert.dateProperties.isEmpty { chunk.dateProperties.formUnion(insert.dateProperties) }
             if insert.changed { changed[index] = insert }
         }

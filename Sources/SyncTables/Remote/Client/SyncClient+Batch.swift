@@ -18,7 +18,7 @@ import Foundation
     var json: JSONValue {
         var object = JSONObject(["method": .string(method.rawValue), "table": .string(table)])
         if let id { object["id"] = .string(id) }
-        if let ifMatch, !ifMatch.isEmpty { object["ifMatch"] = .string(EntityTag.ifMatch(version: ifMatch)) }
+        if let ifMatch, !ifMatch.isEmpty { object["ifMatch"] = .string(EntityTag.header(for: ifMatch)) }
         if let body { object["body"] = .object(body) }
         return .object(object)
     }

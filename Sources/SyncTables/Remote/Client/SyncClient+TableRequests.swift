@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The table-protocol requests that push, pull and ``RemoteTable`` are built on.
 ///
@@ -126,7 +127,7 @@ extension SyncClient {
     ) async throws -> TransportResponse {
         var request = TransportRequest(method: method, url: url, body: body, timeout: configuration.timeout)
         if let version, !version.isEmpty {
-            request.headers["If-Match"] = EntityTag.ifMatch(version: version)
+            request.headers["If-Match"] = EntityTag.header(for: version)
         }
         let response = try await send(request, features: features)
         guard response.isSuccess else { throw ResponseReading.statusError(from: response) }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// One page of a table query as the server returned it.
 @_spi(SyncTablesTools) public struct RemotePage: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Turns table-protocol responses into items, pages and typed errors.
 enum ResponseReading {

@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// The OData query options of a table read, written as a query string.
 ///
 /// ```swift

@@ -1,8 +1,10 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// The one place the stores turn items into JSON text and back, and read ISO-8601 instants.
 ///
 /// Everything forwards to SyncTablesCore (canonical JSON with keys sorted by UTF-8 bytes, strict parsing,
 /// `Timestamp(iso8601:)`), so stores, the wire and the server agree on the same text and the same dates.
-@_spi(SyncTablesTools) public enum StoreCoding {
+enum StoreCoding {
     /// Canonical JSON text of a value, used for projected objects and arrays.
     static func canonicalJSONText(_ value: JSONValue) -> String {
         value.jsonString
@@ -24,9 +26,7 @@
     }
 
     /// The 100 ns ticks of an ISO-8601 date-time (`2024-05-01T10:00:00.1234567+02:00`), or `nil` if it is not one.
-    @_spi(SyncTablesTools) public static func ticks(iso8601 text: String) -> Int64? {
-        // Every date-time is at least 20 bytes long: skip the parser (and its error) for short strings.
-        guard text.utf8.count >= 20 else { return nil }
-        return Timestamp(parsing: text)?.ticks
+    static func ticks(iso8601 text: String) -> Int64? {
+        Projection.ticks(iso8601: text)
     }
 }

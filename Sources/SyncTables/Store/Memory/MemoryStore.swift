@@ -8,7 +8,7 @@
 /// try await store.defineTable(TableDefinition(name: "TodoItem"))
 /// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
 /// ```
-public actor MemoryStore: LocalStore, StoredPropertyNames {
+public actor MemoryStore: LocalStore, CapableStore {
     private var tables = MemoryTables()
     private var isClosed = false
 
@@ -45,8 +45,13 @@ public actor MemoryStore: LocalStore, StoredPropertyNames {
         return try tables.lookup(table: table, id: id)
     }
 
+    /// The store knows every property its tables' rows ever had; it runs on the shared pool.
+    package nonisolated var declaredCapabilities: StoreCapabilities {
+        StoreCapabilities { [self] table in try await propertyNames(table: table) }
+    }
+
     /// Every top-level property the table's rows have ever had.
-    @_spi(SyncTablesTools) public func propertyNames(table: String) throws -> Set<String> {
+    func propertyNames(table: String) throws -> Set<String> {
         try checkOpen()
         return tables.propertyNames(table: table)
     }

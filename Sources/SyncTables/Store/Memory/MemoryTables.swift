@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// The whole content of a ``MemoryStore``. A transaction changes it in place and keeps a ``MemoryJournal``
 /// to undo its changes when its body throws.
 struct MemoryTables: Sendable {
@@ -169,6 +171,6 @@ struct MemoryTables: Sendable {
 
     private func prepared(_ filter: FilterExpression?, _ table: Table) throws(StoreError) -> FilterExpression? {
         guard let filter else { return nil }
-        return try FilterPreparation.prepare(filter, dateProperties: table.definition.dateProperties)
+        return try FilterPreparation.prepareForStore(filter, dateProperties: table.definition.dateProperties)
     }
 }

@@ -1,3 +1,4 @@
+@_spi(SyncTablesTools) import SyncTablesCore
 @_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// Compiles a prepared `FilterExpression` into a parameterized SQL condition over a table's projected
@@ -204,47 +205,5 @@ struct SQLiteFilterCompiler {
     private mutating func bind(_ value: SQLiteValue) -> String {
         output.bindings.append(value)
         return "?\(output.bindings.count)"
-    }
-}
-
-extension ComparisonOperator {
-    /// The SQL spelling.
-    @_spi(SyncTablesTools) public var sqlOperator: String {
-        switch self {
-        case .equal: "="
-        case .notEqual: "<>"
-        case .lessThan: "<"
-        case .lessThanOrEqual: "<="
-        case .greaterThan: ">"
-        case .greaterThanOrEqual: ">="
-        }
-    }
-
-    /// The operator with its operands swapped (`a < b` is `b > a`).
-    @_spi(SyncTablesTools) public var flipped: ComparisonOperator {
-        switch self {
-        case .lessThan: .greaterThan
-        case .lessThanOrEqual: .greaterThanOrEqual
-        case .greaterThan: .lessThan
-        case .greaterThanOrEqual: .lessThanOrEqual
-        case .equal, .notEqual: self
-        }
-    }
-}
-
-extension FilterExpression {
-    /// The projected value of a plain constant, or `nil`.
-    @_spi(SyncTablesTools) public var constantValue: ProjectedValue? {
-        if case .value(let value) = self { return Projection.literal(value) }
-        return nil
-    }
-
-    var isConstant: Bool { constantValue != nil }
-
-    var isNullConstant: Bool { constantValue?.isNull == true }
-
-    var isStringConstant: Bool {
-        if case .text? = constantValue { return true }
-        return false
     }
 }

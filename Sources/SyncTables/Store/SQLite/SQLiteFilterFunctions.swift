@@ -1,3 +1,4 @@
+@_spi(SyncTablesTools) import SyncTablesCore
 @_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// The SQL functions `SQLiteStore` registers on its connection: thin adapters over ``FilterFunctions``, so

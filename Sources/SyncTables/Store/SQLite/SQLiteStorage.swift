@@ -1,3 +1,4 @@
+@_spi(SyncTablesTools) import SyncTablesCore
 @_spi(SyncTablesTools) import SyncTablesSQLite
 
 /// The synchronous heart of ``SQLiteStore``: one connection, the catalog, and every table operation.
@@ -468,7 +469,8 @@ final class SQLiteStorage {
         var sql = "SELECT \(columns) FROM \(table.quotedName)"
         var compiled = SQLiteFilterCompiler.Output()
         if let filter = query.filter {
-            let prepared = try FilterPreparation.prepare(filter, dateProperties: table.definition.dateProperties)
+            let prepared = try FilterPreparation.prepareForStore(
+                filter, dateProperties: table.definition.dateProperties)
             compiled = SQLiteFilterCompiler.compile(prepared, table: table)
             sql += " WHERE \(compiled.sql)"
         }

@@ -14,7 +14,7 @@ import Foundation
 /// try await store.write { try $0.upsert(table: "TodoItem", items: [["id": "a", "text": "Buy milk"]]) }
 /// let open = try await store.read(StoreQuery(table: "TodoItem", filter: .comparison(.equal, .property("complete"), .value(false))))
 /// ```
-public actor SQLiteStore: LocalStore, DedicatedThreadStore {
+public actor SQLiteStore: LocalStore {
     private let executor: SerialThreadExecutor
     private var storage: SQLiteStorage?
     /// Serves ``lookup(table:id:)`` on the caller's thread; `nil` for an in-memory database.
@@ -189,13 +189,6 @@ public actor SQLiteStore: LocalStore, DedicatedThreadStore {
 
     private static func lookupTables(_ catalog: SQLiteCatalog) -> [String: SQLiteLookupConnection.Table] {
         catalog.tables.mapValues(SQLiteLookupConnection.Table.init)
-    }
-
-    // MARK: DedicatedThreadStore
-
-    /// A row's `_json` text (see ``SQLiteRowCoding``), which a streamed insert's chunks carry ready to bind.
-    package nonisolated func canonicalJSON(forNewRow row: JSONObject) -> [UInt8] {
-        SQLiteRowCoding.storedJSON(row)
     }
 
     // MARK: Opening

@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// What `SQLiteStore` knows about one user table: its definition, its SQL name and the generated projected
 /// column of each property.
 struct SQLiteTableState: Sendable {

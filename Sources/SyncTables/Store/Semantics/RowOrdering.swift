@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// Orders rows the way both stores do: by each sort key's projected value (NULL first when ascending),
 /// then by `id` bytes ascending so ties always come back in the same order.
 struct RowOrdering {

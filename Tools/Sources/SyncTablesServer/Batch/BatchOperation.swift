@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// One write of a `POST /sync/batch` request: the single request it stands for.
 struct BatchOperation: Sendable {

@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// The capabilities document (`GET /sync/capabilities`): the extensions of the table protocol this server
 /// offers, so clients discover them instead of assuming them.

@@ -1,6 +1,6 @@
 import Hummingbird
 import NIOCore
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// Reads back a response the server built, to embed it in a batch result or to compress it.
 enum ResponseCollector {

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 // The batch extension: each operation runs as the single request it stands for, through the same
 // request log, faults, authentication, version check and table routes, one after another in order.

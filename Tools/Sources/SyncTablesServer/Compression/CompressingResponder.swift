@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-@_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Gzips the responses of another responder for clients that accept it, per ``ResponseCompression``.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Request bodies sent compressed (`Content-Encoding: gzip`, which the capabilities document offers):
 /// decoded before anything reads them, never to more than the body limit.

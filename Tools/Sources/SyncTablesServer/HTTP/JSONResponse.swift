@@ -1,5 +1,5 @@
 import Hummingbird
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// Builds the server's JSON responses, all with `Content-Type: application/json` and caching disabled.
 package enum JSONResponse {

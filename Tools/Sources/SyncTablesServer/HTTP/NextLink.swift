@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// Builds the `Link` header of a partial query page: the same absolute URL with
 /// `$top = top - n` and, instead of `$skip = skip + n`, a `$skiptoken` holding where the page ended (see

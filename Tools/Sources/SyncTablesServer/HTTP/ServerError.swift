@@ -1,5 +1,5 @@
 import Hummingbird
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// A request the server refuses: an HTTP status, a message for the `{"error": …}` body, and for conflicts the
 /// current server item (sent as the body instead, with its `ETag`).

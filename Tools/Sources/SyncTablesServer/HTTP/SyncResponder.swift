@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
 
 /// Answers every request: body limit, middleware (the test controls, when installed), auth, version check,
 /// then the table routes.

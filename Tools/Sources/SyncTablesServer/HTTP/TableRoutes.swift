@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-@_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The verbs of `/tables/{table}` and `/tables/{table}/{id}`.
 struct TableRoutes {

@@ -1,5 +1,5 @@
 import Hummingbird
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// Answers the load balancer's probes ahead of everything else (no authentication, no protocol version), and
 /// counts every other request as in flight for the drain:

@@ -1,16 +1,18 @@
+// SPI: `SQLiteStore`'s reads for the server, `propertyNames(table:)` and `readJSON(slices:limit:)`, and the
+// slice reading of one keyset page, `[StoreQuery].rows(limit:_:)`.
 @_spi(SyncTablesTools) import SyncTables
 
-/// Tables in a `LocalStore` (a SQLite file or memory): one process serves them, and the store's single
+/// Tables in a `SQLiteStore` (a SQLite file or memory): one process serves them, and the store's single
 /// writer orders every write, so stamps issued inside a write transaction follow commit order.
 struct SQLiteTableStorage: TableStorage {
-    let store: any LocalStore
+    let store: SQLiteStore
     /// Whether ``close()`` closes the store (it opened it), or leaves that to whoever passed it in.
     let ownsStore: Bool
     var stamps = WriteStampIssuer()
 
     func prepareTable(_ table: String) async throws -> Set<String> {
         try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
-        return try await (store as? SQLiteStore)?.propertyNames(table: table) ?? []
+        return try await store.propertyNames(table: table)
     }
 
     func lookup(table: String, id: String) async throws -> JSONObject? {
@@ -40,13 +42,12 @@ struct SQLiteTableStorage: TableStorage {
         try await store.read(query)
     }
 
-    /// In one snapshot: one read transaction on a SQLite store, one transaction of any other store.
+    /// In one snapshot: one read transaction of the store.
     func readJSON(slices: [StoreQuery], limit: Int) async throws -> [[UInt8]] {
-        if let store = store as? SQLiteStore { return try await store.readJSON(slices: slices, limit: limit) }
-        return try await read(slices: slices, limit: limit).map(\.jsonBytes)
+        try await store.readJSON(slices: slices, limit: limit)
     }
 
-    /// In one snapshot, as ``readJSON(slices:limit:)``.
+    /// In one snapshot: one transaction of the store.
     func read(slices: [StoreQuery], limit: Int) async throws -> [JSONObject] {
         try await store.write { transaction in try slices.rows(limit: limit, transaction.read) }
     }

@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
 
 /// Where a server keeps its tables: embedded SQLite (``SQLiteTableStorage``) or a PostgreSQL database shared
 /// by several server instances (``PostgresTableStorage``).

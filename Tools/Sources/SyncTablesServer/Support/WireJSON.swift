@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// Converts between request/response bytes and the shared JSON value model.
 ///

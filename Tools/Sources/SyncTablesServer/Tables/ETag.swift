@@ -1,10 +1,12 @@
 import Foundation
+@_spi(SyncTablesTools) import SyncTablesCore
 
-/// Reads and writes entity tags: an item's `version` wrapped in double quotes.
+/// Reads and writes entity tags: an item's `version` wrapped in double quotes, as the client reads and
+/// writes them (``EntityTag``).
 enum ETag {
     /// The `ETag` header value for a version: quoted, with `"` inside escaped as `\"`.
     static func header(for version: String) -> String {
-        "\"" + version.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        EntityTag.header(for: version)
     }
 
     /// What an `If-Match` header asks for.
@@ -15,14 +17,9 @@ enum ETag {
         case version(String)
     }
 
-    /// Parses `If-Match`: strips one pair of surrounding quotes (and a weak `W/` prefix), unescapes `\"`.
+    /// Parses `If-Match`: `*`, or an entity tag (see ``EntityTag/version(fromETag:)``).
     static func precondition(fromIfMatch header: String) -> Precondition {
-        var value = header.trimmingCharacters(in: .whitespaces)
-        if value == "*" { return .anyVersion }
-        if value.hasPrefix("W/") { value.removeFirst(2) }
-        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
-            value = String(value.dropFirst().dropLast())
-        }
-        return .version(value.replacingOccurrences(of: "\\\"", with: "\""))
+        if header.trimmingCharacters(in: .whitespaces) == "*" { return .anyVersion }
+        return .version(EntityTag.version(fromETag: header))
     }
 }

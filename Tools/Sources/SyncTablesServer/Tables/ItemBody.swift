@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// The rules for item bodies and ids that clients send.
 enum ItemBody {

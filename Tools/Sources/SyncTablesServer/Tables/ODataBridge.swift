@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// Turns `$filter` and `$orderby` text into the shared query types with the core OData parser, mapping its
 /// typed errors (including the length and depth limits) to 400 responses.

@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// The OData options of one `GET /tables/{table}` request, validated.
 struct QueryOptions: Sendable {

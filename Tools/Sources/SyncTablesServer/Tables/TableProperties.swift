@@ -1,4 +1,4 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTablesCore
 
 /// The property names each table has, so a write that would grow a table past
 /// ``SyncServerConfiguration/maxTableProperties`` is refused with 400 before it reaches the store (where every

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The table operations of the protocol on top of a ``TableStorage``: one atomic read-decide-write per
 /// request, so concurrent clients (and several server instances on one database) lose nothing.
@@ -22,9 +23,9 @@ struct TableService: Sendable {
         self.properties = properties
     }
 
-    /// Tables in a `LocalStore` the caller keeps open, stamped by `stamps`.
+    /// Tables in a `SQLiteStore` the caller keeps open, stamped by `stamps`.
     init(
-        store: any LocalStore,
+        store: SQLiteStore,
         softDelete: SoftDeletePolicy,
         stamps: WriteStampIssuer,
         definedTables: DefinedTables,
@@ -49,7 +50,7 @@ struct TableService: Sendable {
     func lookup(table: String, id: String, includeDeleted: Bool) async throws -> JSONObject {
         try await ensureTable(table)
         let hidesDeleted = softDelete.appliesTo(table) && !includeDeleted
-        guard let item = try await storage.lookup(table: table, id: id), !(hidesDeleted && Self.isDeleted(item)) else {
+        guard let item = try await storage.lookup(table: table, id: id), !(hidesDeleted && item.isTombstone) else {
             throw ServerError(.notFound, "The item does not exist")
         }
         return item
@@ -94,23 +95,19 @@ struct TableService: Sendable {
         var changes = body
         changes["id"] = nil
         // A body `version` without If-Match is a concurrency check too, answered with 409 instead of 412.
-        let bodyVersion: String?
-        switch changes["version"] {
-        case .string(let version)?: bodyVersion = version
-        default: bodyVersion = nil
-        }
+        let bodyVersion = ItemVersion.version(of: changes)
         changes["version"] = nil
         try await ensureTable(table)
         try await properties.admit(changes, into: table)
         return try await storage.change(table: table, id: id) { [softDelete, changes] existing, stamp in
             guard var item = existing,
-                !(softDelete.appliesTo(table) && Self.isDeleted(item))
+                !(softDelete.appliesTo(table) && item.isTombstone)
             else {
                 throw ServerError(.notFound, "The item does not exist")
             }
             if let precondition {
                 try Self.check(precondition, item: item)
-            } else if let bodyVersion, Self.version(of: item) != bodyVersion {
+            } else if let bodyVersion, ItemVersion.version(of: item) != bodyVersion {
                 throw ServerError(.conflict, "The item has been changed on the server.", serverItem: item)
             }
             for (name, value) in changes.properties { item[name] = value }
@@ -124,7 +121,7 @@ struct TableService: Sendable {
         try await ensureTable(table)
         return try await storage.change(table: table, id: id) { [softDelete] existing, stamp in
             let soft = softDelete.appliesTo(table)
-            guard var item = existing, !(soft && Self.isDeleted(item)) else {
+            guard var item = existing, !(soft && item.isTombstone) else {
                 throw ServerError(.notFound, "The item does not exist")
             }
             if let precondition { try Self.check(precondition, item: item) }
@@ -217,17 +214,8 @@ struct TableService: Sendable {
 
     // MARK: Helpers
 
-    static func isDeleted(_ item: JSONObject) -> Bool {
-        item["deleted"] == .bool(true)
-    }
-
-    static func version(of item: JSONObject) -> String? {
-        if case .string(let version)? = item["version"] { return version }
-        return nil
-    }
-
     static func check(_ precondition: ETag.Precondition, item: JSONObject) throws(ServerError) {
-        if case .version(let expected) = precondition, version(of: item) != expected {
+        if case .version(let expected) = precondition, ItemVersion.version(of: item) != expected {
             throw ServerError(.preconditionFailed, "The item has been changed on the server.", serverItem: item)
         }
     }

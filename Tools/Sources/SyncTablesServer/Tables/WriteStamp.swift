@@ -1,5 +1,4 @@
 import Foundation
-@_spi(SyncTablesTools) import SyncTables
 @_spi(SyncTablesTools) import SyncTablesCore
 
 /// The system properties one write stamps on a row: a fresh `version` and the server time.

@@ -1,5 +1,5 @@
 import PostgresNIO
-@_spi(SyncTablesTools) import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Compiles a prepared filter and an ordering into parameterized PostgreSQL over the row columns of
 /// ``PostgresRowColumns``, with exactly the meaning `FilterEvaluator` gives them.

@@ -1,4 +1,5 @@
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The columns the PostgreSQL backend stores beside a row's JSON, so filters and orderings run in SQL with
 /// exactly the semantics of the SQLite backend (`ProjectedValue`).
@@ -28,7 +29,7 @@ enum PostgresRowColumns {
                 if real.isFinite { keys[name] = .double(real) }
             case .text(let text):
                 keys[name] = .string(text)
-                if let ticks = StoreCoding.ticks(iso8601: text) { instants[name] = .integer(ticks) }
+                if let ticks = Projection.ticks(iso8601: text) { instants[name] = .integer(ticks) }
             }
         }
         return (String(decoding: keys.jsonBytes, as: UTF8.self), String(decoding: instants.jsonBytes, as: UTF8.self))

@@ -1,5 +1,6 @@
 import PostgresNIO
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// The statements the PostgreSQL backend sends for writes and queries, in one place: ``PostgresTableStorage``
 /// runs them, and `sync-bench` runs the very same statements over plain PostgresNIO as its baseline.

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import PostgresNIO
-@_spi(SyncTablesTools) import SyncTables
+import SyncTables
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// Tables in a PostgreSQL database that several server instances share.
 ///

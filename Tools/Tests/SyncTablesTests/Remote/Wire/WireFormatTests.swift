@@ -31,8 +31,8 @@ struct WireFormatTests {
     }
 
     @Test func ifMatchWrapsTheVersionInQuotesAndEscapesInnerQuotes() {
-        #expect(EntityTag.ifMatch(version: "v1") == #""v1""#)
-        #expect(EntityTag.ifMatch(version: #"a"b"#) == #""a\"b""#)
+        #expect(EntityTag.header(for: "v1") == #""v1""#)
+        #expect(EntityTag.header(for: #"a"b"#) == #""a\"b""#)
     }
 
     @Test func theNextLinkIsFoundWithOrWithoutAngleBrackets() throws {

@@ -2,6 +2,12 @@ import CZlib
 
 /// gzip (RFC 1952) for HTTP bodies: the client's batch bodies, the server's responses and the request
 /// bodies it accepts compressed. zlib straight from the system, so the library needs no NIO for it.
+///
+/// ```swift
+/// let body = Array(#"[{"id":"a"}]"#.utf8)
+/// let compressed = Gzip.compress(body)!
+/// try Gzip.decompress(compressed, limit: 1 << 20) == body  // true
+/// ```
 @_spi(SyncTablesTools) public enum Gzip {
     /// Why a gzip body was not decoded.
     @_spi(SyncTablesTools) public enum DecodingError: Error, Sendable, Hashable {

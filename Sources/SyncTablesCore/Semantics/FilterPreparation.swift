@@ -1,29 +1,37 @@
 /// Checks a filter and rewrites it into the form both stores evaluate.
 ///
-/// - Functions must be called with their arity, else ``StoreError/invalidQuery(message:)``.
+/// - Functions must be called with their arity, else ``FilterPreparationError``.
 /// - A date property compared with (or listed against) a string constant that is an ISO-8601 date-time is
 ///   compared as an instant, exactly as if the constant were a `.timestamp`.
 /// - Long chains of `and`/`or` are rebalanced (so thousands of terms neither overflow the stack nor exceed
 ///   SQLite's expression depth), and `p eq 1 or p eq 2 or …` becomes `p in (1, 2, …)` (the same meaning,
 ///   one parameter-free list instead of thousands of bound constants).
 @_spi(SyncTablesTools) public enum FilterPreparation {
-    /// The checked and rewritten filter.
+    /// The checked and rewritten filter, for a table with these date properties.
+    ///
+    /// ```swift
+    /// let filter = try FilterPreparation.prepare(
+    ///     .comparison(.greaterThan, .property("updatedAt"), .value("2024-05-01T00:00:00Z")),
+    ///     dateProperties: ["updatedAt"])
+    /// // .comparison(.greaterThan, .property("updatedAt"), .timestamp(…)): compared as an instant
+    /// ```
     @_spi(SyncTablesTools) public static func prepare(_ expression: FilterExpression, dateProperties: Set<String>)
-        throws(StoreError)
+        throws(FilterPreparationError)
         -> FilterExpression
     {
         try rewrite(expression, dateProperties: dateProperties)
     }
 
     /// `true` when `name` is a date property of the table (`id` never is).
-    static func isDateProperty(_ name: String, _ dateProperties: Set<String>) -> Bool {
+    package static func isDateProperty(_ name: String, _ dateProperties: Set<String>) -> Bool {
         name != "id" && dateProperties.contains(name)
     }
 
-    private static func rewrite(_ expression: FilterExpression, dateProperties: Set<String>) throws(StoreError)
+    private static func rewrite(_ expression: FilterExpression, dateProperties: Set<String>)
+        throws(FilterPreparationError)
         -> FilterExpression
     {
-        func again(_ inner: FilterExpression) throws(StoreError) -> FilterExpression {
+        func again(_ inner: FilterExpression) throws(FilterPreparationError) -> FilterExpression {
             try rewrite(inner, dateProperties: dateProperties)
         }
         switch expression {
@@ -58,7 +66,7 @@
             return .negate(try again(inner))
         case .function(let function, let arguments):
             guard function.argumentCounts.contains(arguments.count) else {
-                throw StoreError.invalidQuery(
+                throw FilterPreparationError(
                     message: "\(function.rawValue) takes \(describe(function.argumentCounts)) arguments, "
                         + "not \(arguments.count)")
             }
@@ -150,7 +158,7 @@
 
     /// A string constant that reads as a date-time becomes a timestamp constant.
     private static func asInstant(_ expression: FilterExpression) -> FilterExpression {
-        if case .value(.string(let text)) = expression, let ticks = StoreCoding.ticks(iso8601: text) {
+        if case .value(.string(let text)) = expression, let ticks = Projection.ticks(iso8601: text) {
             return .timestamp(Timestamp(ticks: ticks))
         }
         return expression
@@ -158,5 +166,19 @@
 
     private static func describe(_ range: ClosedRange<Int>) -> String {
         range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) or \(range.upperBound)"
+    }
+}
+
+/// Why ``FilterPreparation/prepare(_:dateProperties:)`` refused a filter: a function called with the wrong
+/// number of arguments.
+///
+/// The stores report it as `StoreError.invalidQuery(message:)`, with this message.
+@_spi(SyncTablesTools) public struct FilterPreparationError: Error, Sendable, Hashable {
+    /// What is wrong, e.g. `startswith takes 2 arguments, not 3`.
+    @_spi(SyncTablesTools) public var message: String
+
+    /// An error with this message.
+    @_spi(SyncTablesTools) public init(message: String) {
+        self.message = message
     }
 }

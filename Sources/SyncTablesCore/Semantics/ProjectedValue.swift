@@ -3,9 +3,13 @@
 /// Both stores evaluate filters over these values so they agree exactly: `null`, numbers (booleans are
 /// `0`/`1`), text (objects and arrays as canonical JSON text), and dates in date properties as 100 ns ticks.
 @_spi(SyncTablesTools) public enum ProjectedValue: Sendable {
+    /// No value: an absent property, JSON `null` or NaN.
     case null
+    /// An integer: JSON integers, and booleans as `0` and `1`, and dates in date properties as 100 ns ticks.
     case integer(Int64)
+    /// A number with a fraction or beyond `Int64`.
     case real(Double)
+    /// Text: strings, and objects and arrays as canonical JSON text.
     case text(String)
 
     /// SQLite's storage-class rank: NULL < numbers < text.
@@ -18,7 +22,7 @@
     }
 
     /// Orders two values as SQLite's `ORDER BY` does: NULL first, numbers numerically, text by UTF-8 bytes.
-    static func order(_ lhs: ProjectedValue, _ rhs: ProjectedValue) -> Int {
+    package static func order(_ lhs: ProjectedValue, _ rhs: ProjectedValue) -> Int {
         switch (lhs, rhs) {
         case (.null, .null): return 0
         case (.integer(let a), .integer(let b)): return a < b ? -1 : (a == b ? 0 : 1)
@@ -31,11 +35,12 @@
     }
 
     /// SQL `IS`: equal storage-class-wise values, `NULL IS NULL` included.
-    static func isSame(_ lhs: ProjectedValue, _ rhs: ProjectedValue) -> Bool {
+    package static func isSame(_ lhs: ProjectedValue, _ rhs: ProjectedValue) -> Bool {
         order(lhs, rhs) == 0
     }
 
-    var isNull: Bool {
+    /// `true` for ``null``.
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -52,7 +57,7 @@
     }
 
     /// Byte-wise comparison of UTF-8, SQLite's BINARY collation (not Swift's Unicode-aware `<`).
-    static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
+    package static func compareUTF8(_ lhs: String, _ rhs: String) -> Int {
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

@@ -1,9 +1,14 @@
-/// Evaluates a prepared `FilterExpression` against one item in Swift: the reference semantics that
-/// `SQLiteFilterCompiler` reproduces in SQL.
+/// Evaluates a prepared ``FilterExpression`` against one item in Swift: the reference semantics of a filter,
+/// which the client's SQLite store and the server's PostgreSQL backend reproduce in SQL.
 ///
 /// Predicates are two-valued. `eq`/`ne` behave like SQL `IS`/`IS NOT` (`null eq null` is true); the
 /// other comparisons are false when either side is `null`. Values of different kinds order as
 /// null < numbers < text. A comparison with a timestamp compares instants.
+///
+/// ```swift
+/// let filter = try FilterPreparation.prepare(.comparison(.equal, .property("done"), .value(true)), dateProperties: [])
+/// FilterEvaluator(dateProperties: []).matches(filter, item: ["id": "a", "done": true])  // true
+/// ```
 @_spi(SyncTablesTools) public struct FilterEvaluator {
     /// The table's date properties.
     let dateProperties: Set<String>
@@ -39,7 +44,7 @@
     }
 
     /// The projected value of an expression.
-    func value(_ expression: FilterExpression, item: JSONObject) -> ProjectedValue {
+    package func value(_ expression: FilterExpression, item: JSONObject) -> ProjectedValue {
         switch expression {
         case .property(let name):
             return Projection.project(item[name], isDate: FilterPreparation.isDateProperty(name, dateProperties))
@@ -84,7 +89,7 @@
     }
 
     /// The calendar field a date function reads.
-    static func datePart(_ function: FilterFunction) -> FilterFunctions.DatePart {
+    package static func datePart(_ function: FilterFunction) -> FilterFunctions.DatePart {
         switch function {
         case .month: .month
         case .day: .day
@@ -96,7 +101,7 @@
     }
 
     /// `true` when the expression is a timestamp constant or a date property, whose integers are ticks.
-    func acceptsTicks(_ expression: FilterExpression) -> Bool {
+    package func acceptsTicks(_ expression: FilterExpression) -> Bool {
         switch expression {
         case .timestamp: return true
         case .property(let name): return FilterPreparation.isDateProperty(name, dateProperties)
@@ -143,7 +148,7 @@
 
 extension FilterExpression {
     /// `true` for a timestamp constant.
-    var isTimestamp: Bool {
+    package var isTimestamp: Bool {
         if case .timestamp = self { return true }
         return false
     }

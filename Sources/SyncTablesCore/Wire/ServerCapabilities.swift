@@ -3,7 +3,12 @@
 ///
 /// `keyset-pull`: the server orders query results by the requested `$orderby` keys and then by `id`, and
 /// compares `id` in filters in that same order, so an incremental pull can resume after an
-/// `(updatedAt, id)` position instead of skipping rows (see <doc:IncrementalPull>).
+/// `(updatedAt, id)` position instead of skipping rows (the SyncTables article "Incremental pull" tells how).
+///
+/// ```swift
+/// ServerCapabilities(headerValue: "keyset-pull, something-new").keysetPull  // true
+/// ServerCapabilities(keysetPull: true).headerValue                          // "keyset-pull"
+/// ```
 @_spi(SyncTablesTools) public struct ServerCapabilities: Sendable, Hashable {
     /// The response header that lists the capabilities.
     @_spi(SyncTablesTools) public static let headerName = "X-SyncTables-Capabilities"

@@ -1,4 +1,11 @@
-extension SQLiteStore: StoredPropertyNames {
+extension SQLiteStore: CapableStore {
+    /// The store runs on a thread of its own and keeps a column for every property its tables ever had.
+    package nonisolated var declaredCapabilities: StoreCapabilities {
+        StoreCapabilities(dedicatedThread: StoreCapabilities.DedicatedThread { SQLiteRowCoding.storedJSON($0) }) {
+            [self] table in try await propertyNames(table: table)
+        }
+    }
+
     /// The top-level properties a table has a projected column for (never `id`); empty for an unknown table.
     ///
     /// Every property any row ever had has its column, and columns are never dropped. Read in a snapshot of

@@ -1,25 +1,25 @@
-/// The Swift implementations of filter functions and arithmetic, shared by both stores.
+/// The Swift implementations of filter functions and arithmetic, shared by every evaluator of a filter.
 ///
-/// `MemoryStore` calls them directly; `SQLiteStore` registers them as SQL functions, so Unicode case
+/// ``FilterEvaluator`` (and so `MemoryStore` and the server) calls them directly; `SQLiteStore` registers them as SQL functions, so Unicode case
 /// mapping, string positions and number edge cases agree exactly. Positions and lengths count Unicode
 /// scalars (as SQLite's `length`/`substr` do). Arguments of the wrong type give `null`; predicates give `false`.
-enum FilterFunctions {
+package enum FilterFunctions {
     // MARK: Predicates
 
     /// `startswith(text, prefix)`.
-    static func startsWith(_ text: ProjectedValue, _ prefix: ProjectedValue) -> Bool {
+    package static func startsWith(_ text: ProjectedValue, _ prefix: ProjectedValue) -> Bool {
         guard case .text(let text) = text, case .text(let prefix) = prefix else { return false }
         return text.utf8.starts(with: prefix.utf8)
     }
 
     /// `endswith(text, suffix)`.
-    static func endsWith(_ text: ProjectedValue, _ suffix: ProjectedValue) -> Bool {
+    package static func endsWith(_ text: ProjectedValue, _ suffix: ProjectedValue) -> Bool {
         guard case .text(let text) = text, case .text(let suffix) = suffix else { return false }
         return text.utf8.reversed().starts(with: suffix.utf8.reversed())
     }
 
     /// `substringof(needle, haystack)`.
-    static func substringOf(_ needle: ProjectedValue, _ haystack: ProjectedValue) -> Bool {
+    package static func substringOf(_ needle: ProjectedValue, _ haystack: ProjectedValue) -> Bool {
         guard case .text(let needle) = needle, case .text(let haystack) = haystack else { return false }
         return byteOffset(of: Array(needle.utf8), in: Array(haystack.utf8)) != nil
     }
@@ -27,13 +27,13 @@ enum FilterFunctions {
     // MARK: Strings
 
     /// `length(text)` in Unicode scalars.
-    static func length(_ text: ProjectedValue) -> ProjectedValue {
+    package static func length(_ text: ProjectedValue) -> ProjectedValue {
         guard case .text(let text) = text else { return .null }
         return .integer(Int64(text.unicodeScalars.count))
     }
 
     /// `indexof(text, needle)`: the zero-based scalar position of the first match, `-1` when absent.
-    static func indexOf(_ text: ProjectedValue, _ needle: ProjectedValue) -> ProjectedValue {
+    package static func indexOf(_ text: ProjectedValue, _ needle: ProjectedValue) -> ProjectedValue {
         guard case .text(let text) = text, case .text(let needle) = needle else { return .null }
         let bytes = Array(text.utf8)
         guard let offset = byteOffset(of: Array(needle.utf8), in: bytes) else { return .integer(-1) }
@@ -43,7 +43,7 @@ enum FilterFunctions {
     }
 
     /// `replace(text, find, replacement)`: every occurrence; an empty `find` changes nothing.
-    static func replace(_ text: ProjectedValue, _ find: ProjectedValue, _ replacement: ProjectedValue)
+    package static func replace(_ text: ProjectedValue, _ find: ProjectedValue, _ replacement: ProjectedValue)
         -> ProjectedValue
     {
         guard case .text(let text) = text, case .text(let find) = find, case .text(let replacement) = replacement
@@ -67,7 +67,7 @@ enum FilterFunctions {
     }
 
     /// `substring(text, start)` / `substring(text, start, length)`, zero-based, clamped to the text.
-    static func substring(_ text: ProjectedValue, _ start: ProjectedValue, _ length: ProjectedValue?)
+    package static func substring(_ text: ProjectedValue, _ start: ProjectedValue, _ length: ProjectedValue?)
         -> ProjectedValue
     {
         guard case .text(let text) = text, let start = integral(start) else { return .null }
@@ -84,19 +84,19 @@ enum FilterFunctions {
     }
 
     /// `tolower(text)` with full Unicode case mapping.
-    static func toLower(_ text: ProjectedValue) -> ProjectedValue {
+    package static func toLower(_ text: ProjectedValue) -> ProjectedValue {
         guard case .text(let text) = text else { return .null }
         return .text(text.lowercased())
     }
 
     /// `toupper(text)` with full Unicode case mapping.
-    static func toUpper(_ text: ProjectedValue) -> ProjectedValue {
+    package static func toUpper(_ text: ProjectedValue) -> ProjectedValue {
         guard case .text(let text) = text else { return .null }
         return .text(text.uppercased())
     }
 
     /// `trim(text)`: removes leading and trailing Unicode white space.
-    static func trim(_ text: ProjectedValue) -> ProjectedValue {
+    package static func trim(_ text: ProjectedValue) -> ProjectedValue {
         guard case .text(let text) = text else { return .null }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
@@ -106,7 +106,7 @@ enum FilterFunctions {
     }
 
     /// `concat(a, b)` of two strings.
-    static func concat(_ lhs: ProjectedValue, _ rhs: ProjectedValue) -> ProjectedValue {
+    package static func concat(_ lhs: ProjectedValue, _ rhs: ProjectedValue) -> ProjectedValue {
         guard case .text(let lhs) = lhs, case .text(let rhs) = rhs else { return .null }
         return .text(lhs + rhs)
     }
@@ -114,23 +114,23 @@ enum FilterFunctions {
     // MARK: Dates
 
     /// The parts `day(…)`, `month(…)`, ... read from an instant.
-    enum DatePart: Int64, CaseIterable {
+    package enum DatePart: Int64, CaseIterable {
         case year = 0
         case month, day, hour, minute, second
     }
 
     /// An instant: integer ticks are accepted only from date properties and timestamp constants
     /// (`acceptsTicks`); text is parsed as ISO-8601. Anything else is not an instant.
-    static func instant(_ value: ProjectedValue, acceptsTicks: Bool) -> Int64? {
+    package static func instant(_ value: ProjectedValue, acceptsTicks: Bool) -> Int64? {
         switch value {
         case .integer(let ticks) where acceptsTicks: return ticks
-        case .text(let text): return StoreCoding.ticks(iso8601: text)
+        case .text(let text): return Projection.ticks(iso8601: text)
         default: return nil
         }
     }
 
     /// One UTC calendar field of an instant, or `null` when the value is not an instant.
-    static func datePart(_ part: DatePart, _ value: ProjectedValue, acceptsTicks: Bool) -> ProjectedValue {
+    package static func datePart(_ part: DatePart, _ value: ProjectedValue, acceptsTicks: Bool) -> ProjectedValue {
         guard let ticks = instant(value, acceptsTicks: acceptsTicks) else { return .null }
         let fields = Timestamp(ticks: ticks).utcComponents
         let number: Int
@@ -148,13 +148,13 @@ enum FilterFunctions {
     // MARK: Numbers
 
     /// The rounding functions.
-    enum Rounding: Int64 {
+    package enum Rounding: Int64 {
         case round = 0
         case floor, ceiling
     }
 
     /// `round` (half away from zero), `floor` or `ceiling`; integers are unchanged.
-    static func rounded(_ rounding: Rounding, _ value: ProjectedValue) -> ProjectedValue {
+    package static func rounded(_ rounding: Rounding, _ value: ProjectedValue) -> ProjectedValue {
         switch value {
         case .integer: return value
         case .real(let real):
@@ -169,7 +169,7 @@ enum FilterFunctions {
 
     /// Arithmetic: integers stay integers (falling back to reals on overflow), division or modulo by
     /// zero gives `null`, non-numbers give `null`.
-    static func arithmetic(_ operation: ArithmeticOperator, _ lhs: ProjectedValue, _ rhs: ProjectedValue)
+    package static func arithmetic(_ operation: ArithmeticOperator, _ lhs: ProjectedValue, _ rhs: ProjectedValue)
         -> ProjectedValue
     {
         switch (lhs, rhs) {
@@ -196,7 +196,7 @@ enum FilterFunctions {
     }
 
     /// `-x` for a number.
-    static func negate(_ value: ProjectedValue) -> ProjectedValue {
+    package static func negate(_ value: ProjectedValue) -> ProjectedValue {
         switch value {
         case .integer(let integer):
             return integer == .min ? .real(-Double(integer)) : .integer(-integer)
