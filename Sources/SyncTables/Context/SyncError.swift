@@ -73,7 +73,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     case pushFailed(PushFailure)
     /// A ``PushOptions`` value cannot work (say, zero concurrent requests); nothing was sent.
     case invalidPushOptions(String)
-    /// The write would add operations to a queue that holds ``SyncContext/maxQueueSize`` already; nothing was
+    /// The write would add operations to a queue that holds ``SyncContext/Configuration-swift.struct/maxQueueSize`` already; nothing was
     /// written. (A write that collapses into an operation already queued is allowed.)
     case queueFull(limit: Int)
 
