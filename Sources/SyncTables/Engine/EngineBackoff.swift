@@ -2,7 +2,7 @@ import Foundation
 
 /// The sync engine's persisted cycle backoff: failed cycles in a row and when the next may run, so a
 /// restarted app waits out the rest instead of hammering a failing server. One row in `__config`.
-struct EngineBackoff: SystemRecord, Hashable {
+struct EngineBackoff: SingleSystemRecord, Hashable {
     static var table: String { SystemTables.config }
     /// The row's id.
     static let id = "engineBackoff"
@@ -26,19 +26,5 @@ struct EngineBackoff: SystemRecord, Hashable {
 
     init(_ row: SystemRow) throws(SyncError) {
         self.init(failures: try row.integer("failures"), until: try row.timestamp("until").date)
-    }
-
-    /// The stored backoff, if any.
-    static func stored(in transaction: any StoreTransaction) throws -> EngineBackoff? {
-        try transaction.lookup(table: table, id: id).map { try EngineBackoff(row: $0) }
-    }
-
-    /// Stores `backoff`, or with `nil` clears it.
-    static func store(_ backoff: EngineBackoff?, in transaction: any StoreTransaction) throws {
-        if let backoff {
-            try transaction.upsert(table: table, items: [backoff.row])
-        } else {
-            try transaction.delete(table: table, ids: [id])
-        }
     }
 }

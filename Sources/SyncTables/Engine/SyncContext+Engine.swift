@@ -35,7 +35,11 @@ extension SyncContext {
 
     /// Stores (or with `nil`, clears) the engine's cycle backoff.
     func setEngineBackoff(_ backoff: EngineBackoff?) async throws {
-        try await SyncError.mapping { try await store.write { try EngineBackoff.store(backoff, in: $0) } }
+        try await SyncError.mapping {
+            try await store.write { transaction in
+                if let backoff { try backoff.save(in: transaction) } else { try EngineBackoff.remove(in: transaction) }
+            }
+        }
     }
 
     /// The circuit breaker's probe: one small read of `table` that must succeed.

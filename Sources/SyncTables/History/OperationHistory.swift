@@ -52,7 +52,7 @@ struct OperationHistory: Sendable {
             sequence: sequence, operationId: operation.id, table: operation.table, itemId: operation.itemId,
             kind: operation.kind, outcome: outcome, status: status, message: message, attempts: operation.attempts,
             recordedAt: now)
-        try transaction.upsert(table: SystemTables.history, items: [entry.row])
+        try entry.save(in: transaction)
         if let maxEntries = retention.maxEntries, sequence > maxEntries {
             let beyondCount = FilterExpression.comparison(
                 .lessThanOrEqual, .property("id"), .value(.string(Self.rowId(sequence - maxEntries))))

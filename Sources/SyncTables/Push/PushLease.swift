@@ -20,7 +20,7 @@ struct PushLease: Sendable {
     let clock: @Sendable () -> Date
 
     /// A lease as stored.
-    struct Holder: SystemRecord, Equatable {
+    struct Holder: SingleSystemRecord, Equatable {
         static var table: String { SystemTables.config }
         /// The row's id.
         static let id = "pushLease"
@@ -69,18 +69,18 @@ struct PushLease: Sendable {
             throw SyncError.pushInProgress(owner: holder.owner)
         }
         let expires = now + duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-        try transaction.upsert(table: Holder.table, items: [Holder(owner: owner, expires: expires).row])
+        try Holder(owner: owner, expires: expires).save(in: transaction)
     }
 
     /// Gives the lease up when this owner holds it.
     func release(in transaction: any StoreTransaction) throws {
         guard try Self.holder(in: transaction)?.owner == owner else { return }
-        try transaction.delete(table: Holder.table, ids: [Holder.id])
+        try Holder.remove(in: transaction)
     }
 
     /// The lease recorded in the store, or `nil`.
     static func holder(in transaction: any StoreTransaction) throws -> Holder? {
-        try transaction.lookup(table: Holder.table, id: Holder.id).map { try Holder(row: $0) }
+        try Holder.stored(in: transaction)
     }
 
     /// Whether the process an owner names (`… (pid N, …)`) has ended. `false` when the owner names no pid or

@@ -10,15 +10,14 @@ enum LegacyConfigRows {
             if let separator = text.firstIndex(of: "|"), let failures = Int(text[..<separator]),
                 let until = try? Timestamp(iso8601: String(text[text.index(after: separator)...]))
             {
-                try EngineBackoff.store(EngineBackoff(failures: failures, until: until.date), in: transaction)
+                try EngineBackoff(failures: failures, until: until.date).save(in: transaction)
             }
         }
         if let text = try legacyValue(PushLease.Holder.id, in: transaction) {
             try transaction.delete(table: SystemTables.config, ids: [PushLease.Holder.id])
             let parts = text.split(separator: " ", maxSplits: 1)
             if parts.count == 2, let expires = Int64(parts[0]) {
-                let holder = PushLease.Holder(owner: String(parts[1]), expires: expires)
-                try transaction.upsert(table: PushLease.Holder.table, items: [holder.row])
+                try PushLease.Holder(owner: String(parts[1]), expires: expires).save(in: transaction)
             }
         }
     }

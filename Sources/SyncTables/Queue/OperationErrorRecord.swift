@@ -119,11 +119,6 @@ struct OperationErrorRecord: Sendable, Hashable {
 extension OperationErrorRecord: SystemRecord {
     static var table: String { SystemTables.errors }
 
-    /// Stores the record.
-    static func save(_ record: OperationErrorRecord, in transaction: any StoreTransaction) throws {
-        try transaction.upsert(table: SystemTables.errors, items: [record.row])
-    }
-
     /// The records of one table (or of all tables), oldest first.
     static func records(table: String?, in transaction: any StoreTransaction) throws -> [OperationErrorRecord] {
         let filter = table.map { FilterExpression.comparison(.equal, .property(Field.tableName), .value(.string($0))) }

@@ -56,7 +56,7 @@ extension OperationQueue {
     ) throws -> PendingOperation? {
         guard var stored = try Self.stored(operation, in: transaction) else { return nil }
         try OperationErrorRecord.deleteRecords(operationId: stored.id, in: transaction)
-        try OperationErrorRecord.save(error, in: transaction)
+        try error.save(in: transaction)
         stored.state = .failed
         try policy.recordFailure(
             of: &stored, status: error.status, message: error.message, retryAfter: retryAfter, permanent: permanent,

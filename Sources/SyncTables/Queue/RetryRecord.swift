@@ -78,10 +78,6 @@ struct RetryRecord: SystemRecord, Hashable {
         return next.date > now
     }
 
-    func save(in transaction: any StoreTransaction) throws {
-        try transaction.upsert(table: SystemTables.retries, items: [row])
-    }
-
     static func delete(operationIds: [String], in transaction: any StoreTransaction) throws {
         guard !operationIds.isEmpty else { return }
         _ = try transaction.delete(table: SystemTables.retries, ids: operationIds)

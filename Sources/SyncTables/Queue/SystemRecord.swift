@@ -17,4 +17,27 @@ extension SystemRecord {
     init(row: JSONObject) throws(SyncError) {
         try self.init(SystemRow(row, table: Self.table))
     }
+
+    /// Stores the record, replacing the row with its id.
+    func save(in transaction: any StoreTransaction) throws {
+        try transaction.upsert(table: Self.table, items: [row])
+    }
+}
+
+/// A system record kept at most once, under a fixed id (the engine's backoff, the push lease).
+protocol SingleSystemRecord: SystemRecord {
+    /// The id of the record's row.
+    static var id: String { get }
+}
+
+extension SingleSystemRecord {
+    /// The stored record, if any.
+    static func stored(in transaction: any StoreTransaction) throws -> Self? {
+        try transaction.lookup(table: table, id: id).map { try Self(row: $0) }
+    }
+
+    /// Removes the stored record, if any.
+    static func remove(in transaction: any StoreTransaction) throws {
+        try transaction.delete(table: table, ids: [id])
+    }
 }

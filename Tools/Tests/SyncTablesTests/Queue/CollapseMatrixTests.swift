@@ -300,6 +300,6 @@ struct CollapseMatrixTests {
             rawBody: "boom",
             createdAt: Timestamp(ticks: 0)
         )
-        try await context.store.write { try OperationErrorRecord.save(record, in: $0) }
+        try await context.store.write { try record.save(in: $0) }
     }
 }

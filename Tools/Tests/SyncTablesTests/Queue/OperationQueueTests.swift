@@ -146,7 +146,7 @@ struct OperationQueuePurgeTests {
             id: "e1", operationId: "gone", operationVersion: 1, kind: .insert, table: "ContextTodo", itemId: "z",
             createdAt: Timestamp(ticks: 0)
         )
-        try await context.store.write { try OperationErrorRecord.save(orphanError, in: $0) }
+        try await context.store.write { try orphanError.save(in: $0) }
 
         let removed = try await context.store.write { transaction in
             try queue.removeOperations(table: "ContextTodo", in: transaction).map(\.itemId)
