@@ -6,6 +6,8 @@ import Hummingbird
 struct TableRoutes {
     let configuration: SyncServerConfiguration
     let tables: TableService
+    /// Who sent the request, as its credentials prove.
+    let caller: Caller
     /// `host:port` of the listening socket, for links when the request has no `Host`.
     let localAuthority: String
 
@@ -14,7 +16,8 @@ struct TableRoutes {
         switch request.method {
         case .get:
             let options = try QueryOptions(query, maxTop: configuration.maxTop)
-            let page = try await tables.query(table: table, options: options, pageSize: configuration.pageSize)
+            let page = try await tables.query(
+                table: table, caller: caller, options: options, pageSize: configuration.pageSize)
             var headers = HTTPFields()
             let link = NextLink.header(
                 request: request,
@@ -29,7 +32,7 @@ struct TableRoutes {
             }
             return JSONResponse.page(page.items, count: page.count, headers: headers)
         case .post:
-            let item = try await tables.insert(table: table, item: try ItemBody.object(from: body))
+            let item = try await tables.insert(table: table, caller: caller, item: try ItemBody.object(from: body))
             return JSONResponse.item(item, status: .created)
         default:
             throw methodNotAllowed(request, allowed: "GET, POST")
@@ -43,20 +46,21 @@ struct TableRoutes {
         switch request.method {
         case .get:
             let includeDeleted = QueryOptions.includesDeleted(query)
-            let item = try await tables.lookup(table: table, id: id, includeDeleted: includeDeleted)
+            let item = try await tables.lookup(table: table, caller: caller, id: id, includeDeleted: includeDeleted)
             return JSONResponse.item(item, status: .ok)
         case .patch:
             let patch = try ItemBody.object(from: body)
-            let item = try await tables.update(table: table, id: id, patch: patch, precondition: precondition)
+            let item = try await tables.update(
+                table: table, caller: caller, id: id, patch: patch, precondition: precondition)
             return JSONResponse.item(item, status: .ok)
         case .delete:
-            let item = try await tables.delete(table: table, id: id, precondition: precondition)
+            let item = try await tables.delete(table: table, caller: caller, id: id, precondition: precondition)
             if configuration.deleteReturnsNoContent {
                 return Response(status: .noContent, headers: [.cacheControl: "no-cache"])
             }
             return JSONResponse.item(item, status: .ok)
         case .post:
-            let item = try await tables.undelete(table: table, id: id, precondition: precondition)
+            let item = try await tables.undelete(table: table, caller: caller, id: id, precondition: precondition)
             return JSONResponse.item(item, status: .ok)
         default:
             throw methodNotAllowed(request, allowed: "GET, PATCH, DELETE, POST")

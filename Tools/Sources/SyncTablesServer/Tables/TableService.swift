@@ -47,7 +47,7 @@ struct TableService: Sendable {
     }
 
     /// `GET /tables/{table}/{id}`.
-    func lookup(table: String, id: String, includeDeleted: Bool) async throws -> JSONObject {
+    func lookup(table: String, caller: Caller, id: String, includeDeleted: Bool) async throws -> JSONObject {
         try await ensureTable(table)
         let hidesDeleted = softDelete.appliesTo(table) && !includeDeleted
         guard let item = try await storage.lookup(table: table, id: id), !(hidesDeleted && item.isTombstone) else {
@@ -57,7 +57,7 @@ struct TableService: Sendable {
     }
 
     /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
-    func insert(table: String, item body: JSONObject) async throws -> JSONObject {
+    func insert(table: String, caller: Caller, item body: JSONObject) async throws -> JSONObject {
         try ItemBody.rejectReservedProperties(body)
         try ItemBody.rejectNUL(body)
         let id = try ItemBody.bodyID(body) ?? ItemBody.generatedID()
@@ -83,6 +83,7 @@ struct TableService: Sendable {
     /// `PATCH /tables/{table}/{id}`: merges the body into the stored item.
     func update(
         table: String,
+        caller: Caller,
         id: String,
         patch body: JSONObject,
         precondition: ETag.Precondition?
@@ -117,7 +118,8 @@ struct TableService: Sendable {
     }
 
     /// `DELETE /tables/{table}/{id}`: marks the row deleted (soft delete) or removes it; returns the item.
-    func delete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
+    func delete(table: String, caller: Caller, id: String, precondition: ETag.Precondition?) async throws -> JSONObject
+    {
         try await ensureTable(table)
         return try await storage.change(table: table, id: id) { [softDelete] existing, stamp in
             let soft = softDelete.appliesTo(table)
@@ -133,7 +135,9 @@ struct TableService: Sendable {
     }
 
     /// `POST /tables/{table}/{id}`: restores a soft-deleted row.
-    func undelete(table: String, id: String, precondition: ETag.Precondition?) async throws -> JSONObject {
+    func undelete(table: String, caller: Caller, id: String, precondition: ETag.Precondition?) async throws
+        -> JSONObject
+    {
         guard softDelete.appliesTo(table) else {
             throw ServerError(.methodNotAllowed, "Undelete is only available on tables with soft delete enabled.")
         }
@@ -150,7 +154,7 @@ struct TableService: Sendable {
     }
 
     /// `GET /tables/{table}`: one page of matching rows and, when asked, the total count.
-    func query(table: String, options: QueryOptions, pageSize: Int) async throws -> QueryPage {
+    func query(table: String, caller: Caller, options: QueryOptions, pageSize: Int) async throws -> QueryPage {
         try await ensureTable(table)
         var filter = options.filter
         if softDelete.appliesTo(table) && !options.includeDeleted {

@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// The optional static-token check: `Authorization: Bearer <token>` or `X-ZUMO-AUTH: <token>`.
-enum Authorization {
+/// The static development token check: `Authorization: Bearer <token>` or `X-ZUMO-AUTH: <token>`.
+enum StaticTokenCheck {
     /// Throws 401 unless the request carries the token.
     static func check(_ request: Request, token: String) throws(ServerError) {
         if let zumo = HTTPField.Name("X-ZUMO-AUTH").flatMap({ request.headers[$0] }), zumo == token { return }
