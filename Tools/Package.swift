@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
         // The server's PostgreSQL backend (`sync-server --database postgres://…`).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // The server's `--tables` declarations (YAML): the parser the Swift ecosystem uses, on libyaml.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // `swift package generate-documentation` (DocC) of SyncTablesServer; a command plugin, never linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -92,6 +94,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // The test controls a test or a development server installs in a SyncServer; the server itself has none.

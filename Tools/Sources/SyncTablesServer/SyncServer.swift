@@ -47,8 +47,9 @@ public final class SyncServer: Sendable {
         }
         tables = TableService(
             storage: storage,
-            softDelete: configuration.softDelete,
+            softDelete: configuration.effectiveSoftDelete,
             definedTables: DefinedTables(),
+            declarations: configuration.declaredTables,
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
         let serverTables = ServerTables(service: tables)
@@ -108,6 +109,13 @@ public final class SyncServer: Sendable {
     }
 
     private func launch() async throws {
+        if configuration.declaredTables == nil {
+            configuration.logger.notice(
+                """
+                Development mode: any client's writes create tables and properties, and every caller reaches \
+                every row. Declare the tables and their access rules with --tables before serving real users.
+                """)
+        }
         let started = StartSignal()
         let responder = SyncResponder(configuration: configuration, tables: tables, middleware: middleware)
         let limits = configuration.connectionLimits

@@ -21,6 +21,10 @@ public struct SyncServerConfiguration: Sendable {
     public var maxTop: Int
     /// Which tables mark rows `deleted` instead of removing them.
     public var softDelete: SoftDeletePolicy
+    /// The tables the server serves, their properties and access rules (`sync-server --tables`); `nil` for
+    /// development mode, where any client's writes create tables and properties and every caller reaches every
+    /// row. See <doc:DeclaredTables>.
+    public var declaredTables: TableDeclarations?
     /// Whether DELETE answers 204 with no body (the .NET server) instead of 200 with the deleted item (Node).
     public var deleteReturnsNoContent: Bool
     /// A static token every request must carry as `Authorization: Bearer <token>` or `X-ZUMO-AUTH`; `nil` for none.
@@ -73,6 +77,7 @@ public struct SyncServerConfiguration: Sendable {
         pageSize: Int = 50,
         maxTop: Int = 1000,
         softDelete: SoftDeletePolicy = .none,
+        declaredTables: TableDeclarations? = nil,
         deleteReturnsNoContent: Bool = false,
         authToken: String? = nil,
         maxBodySize: Int = 1024 * 1024,
@@ -90,6 +95,7 @@ public struct SyncServerConfiguration: Sendable {
         self.pageSize = pageSize
         self.maxTop = maxTop
         self.softDelete = softDelete
+        self.declaredTables = declaredTables
         self.deleteReturnsNoContent = deleteReturnsNoContent
         self.authToken = authToken
         self.maxBodySize = maxBodySize
@@ -100,6 +106,18 @@ public struct SyncServerConfiguration: Sendable {
         self.drainTimeout = drainTimeout
         self.logRequests = logRequests
         self.logger = logger
+    }
+}
+
+extension SyncServerConfiguration {
+    /// ``softDelete`` with the declared tables that soft-delete added.
+    var effectiveSoftDelete: SoftDeletePolicy {
+        guard let declared = declaredTables?.softDeleteTables, !declared.isEmpty else { return softDelete }
+        switch softDelete {
+        case .allTables: return .allTables
+        case .none: return .tables(declared)
+        case .tables(let names): return .tables(names.union(declared))
+        }
     }
 }
 

@@ -17,7 +17,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         commandName: "sync-server",
         abstract: "Serve sync tables over HTTP (Azure Mobile Apps table protocol v2).",
         discussion: """
-            Tables are created on first use. Stop with Ctrl-C (SIGINT) or SIGTERM: /ready answers 503 at once and
+            Tables are created on first use unless --tables declares them. Stop with Ctrl-C (SIGINT) or SIGTERM: /ready answers 503 at once and
             requests in flight finish first (at most --drain-timeout seconds). GET /health and GET /ready are the
             probes for a load balancer.
             Example: sync-server --port 8080 --db ./server.sqlite --soft-delete
@@ -70,6 +70,15 @@ struct SyncServerCommand: AsyncParsableCommand {
 
     @Option(help: "Require this token as 'Authorization: Bearer <token>' or 'X-ZUMO-AUTH' (else 401).")
     var authToken: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve only the tables this YAML file declares, with their properties and access rules.",
+            discussion: "Without it the server is in development mode: writes create tables and properties.",
+            valueName: "tables.yaml"
+        )
+    )
+    var tables: String?
 
     @Option(help: "The largest request body in bytes (larger is refused with 413).")
     var maxBodySize = 1024 * 1024
@@ -137,6 +146,17 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("Unknown --log-level '\(logLevel)'.")
         }
+        _ = try declaredTables()
+    }
+
+    /// The `--tables` declarations, or `nil` without the option; an unreadable or invalid file is a usage error.
+    private func declaredTables() throws -> TableDeclarations? {
+        guard let tables else { return nil }
+        do {
+            return try TableDeclarations(contentsOfFile: tables)
+        } catch {
+            throw ValidationError("--tables: \(error.message)")
+        }
     }
 
     func run() async throws {
@@ -167,6 +187,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             logRequests: logRequests,
             logger: logger
         )
+        configuration.declaredTables = try declaredTables()
         configuration.responseCompression = ResponseCompression(
             minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
         configuration.enableTestControls = enableTestControls

@@ -17,6 +17,11 @@ enum TableName {
         return name
     }
 
+    /// Whether the name is one a client may use in a URL (declared tables must be).
+    static func isValid(_ name: String) -> Bool {
+        (try? validated(name)) != nil
+    }
+
     private static func isLetterOrUnderscore(_ scalar: Unicode.Scalar) -> Bool {
         scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
     }

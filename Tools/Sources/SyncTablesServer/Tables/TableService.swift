@@ -8,6 +8,9 @@ struct TableService: Sendable {
     let storage: any TableStorage
     let softDelete: SoftDeletePolicy
     let definedTables: DefinedTables
+    /// The declared tables and their access rules; `nil`: development mode (every table, every row, every
+    /// property).
+    let declarations: TableDeclarations?
     /// The property names of each table, to cap how many a table may have.
     var properties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
 
@@ -15,11 +18,13 @@ struct TableService: Sendable {
         storage: any TableStorage,
         softDelete: SoftDeletePolicy,
         definedTables: DefinedTables,
+        declarations: TableDeclarations? = nil,
         properties: TableProperties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
     ) {
         self.storage = storage
         self.softDelete = softDelete
         self.definedTables = definedTables
+        self.declarations = declarations
         self.properties = properties
     }
 
@@ -36,6 +41,16 @@ struct TableService: Sendable {
             softDelete: softDelete, definedTables: definedTables, properties: properties)
     }
 
+    /// The table's declaration (`nil` in development mode) and the rows the caller may reach in it; 404 for a
+    /// table the declarations do not name.
+    func access(_ table: String, caller: Caller) throws(ServerError) -> (TableDeclaration?, RowScope) {
+        guard let declarations else { return (nil, .everything) }
+        guard let declaration = declarations.tables[table] else {
+            throw ServerError(.notFound, "The table '\(table)' does not exist.")
+        }
+        return (declaration, try RowScope(declaration.access, caller: caller, table: table))
+    }
+
     /// Creates the table on first use, with an index for incremental pulls.
     func ensureTable(_ table: String) async throws {
         guard await !definedTables.contains(table) else { return }
@@ -48,9 +63,12 @@ struct TableService: Sendable {
 
     /// `GET /tables/{table}/{id}`.
     func lookup(table: String, caller: Caller, id: String, includeDeleted: Bool) async throws -> JSONObject {
+        let (_, scope) = try access(table, caller: caller)
         try await ensureTable(table)
         let hidesDeleted = softDelete.appliesTo(table) && !includeDeleted
-        guard let item = try await storage.lookup(table: table, id: id), !(hidesDeleted && item.isTombstone) else {
+        guard let item = try await storage.lookup(table: table, id: id), scope.contains(item),
+            !(hidesDeleted && item.isTombstone)
+        else {
             throw ServerError(.notFound, "The item does not exist")
         }
         return item
@@ -58,10 +76,16 @@ struct TableService: Sendable {
 
     /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
     func insert(table: String, caller: Caller, item body: JSONObject) async throws -> JSONObject {
+        let (declaration, scope) = try access(table, caller: caller)
+        try scope.requireWritable(table)
         try ItemBody.rejectReservedProperties(body)
         try ItemBody.rejectNUL(body)
         let id = try ItemBody.bodyID(body) ?? ItemBody.generatedID()
         var submitted = body
+        if let declaration {
+            submitted = try DeclaredWrite(table: table, declaration: declaration, scope: scope)
+                .admit(body, isInsert: true)
+        }
         submitted["id"] = .string(id)
         // Clients never send a version on insert; a stale one must not leak into the stored row.
         submitted["version"] = nil
@@ -70,7 +94,10 @@ struct TableService: Sendable {
         return try await storage.change(table: table, id: id) { [submitted] existing, stamp in
             var item = submitted
             if let existing {
-                throw ServerError(.conflict, "An item with id '\(id)' already exists.", serverItem: existing)
+                // Another caller's row is not shown: the id is taken, and that is all the answer says.
+                throw ServerError(
+                    .conflict, "An item with id '\(id)' already exists.",
+                    serverItem: scope.contains(existing) ? existing : nil)
             }
             item["version"] = .string(stamp.version)
             item["createdAt"] = .string(stamp.timestamp)
@@ -88,6 +115,8 @@ struct TableService: Sendable {
         patch body: JSONObject,
         precondition: ETag.Precondition?
     ) async throws -> JSONObject {
+        let (declaration, scope) = try access(table, caller: caller)
+        try scope.requireWritable(table)
         try ItemBody.rejectReservedProperties(body)
         try ItemBody.rejectNUL(body)
         if let bodyID = try ItemBody.bodyID(body), bodyID != id {
@@ -98,10 +127,14 @@ struct TableService: Sendable {
         // A body `version` without If-Match is a concurrency check too, answered with 409 instead of 412.
         let bodyVersion = ItemVersion.version(of: changes)
         changes["version"] = nil
+        if let declaration {
+            changes = try DeclaredWrite(table: table, declaration: declaration, scope: scope)
+                .admit(changes, isInsert: false)
+        }
         try await ensureTable(table)
         try await properties.admit(changes, into: table)
         return try await storage.change(table: table, id: id) { [softDelete, changes] existing, stamp in
-            guard var item = existing,
+            guard var item = existing, scope.contains(item),
                 !(softDelete.appliesTo(table) && item.isTombstone)
             else {
                 throw ServerError(.notFound, "The item does not exist")
@@ -120,10 +153,12 @@ struct TableService: Sendable {
     /// `DELETE /tables/{table}/{id}`: marks the row deleted (soft delete) or removes it; returns the item.
     func delete(table: String, caller: Caller, id: String, precondition: ETag.Precondition?) async throws -> JSONObject
     {
+        let (_, scope) = try access(table, caller: caller)
+        try scope.requireWritable(table)
         try await ensureTable(table)
         return try await storage.change(table: table, id: id) { [softDelete] existing, stamp in
             let soft = softDelete.appliesTo(table)
-            guard var item = existing, !(soft && item.isTombstone) else {
+            guard var item = existing, scope.contains(item), !(soft && item.isTombstone) else {
                 throw ServerError(.notFound, "The item does not exist")
             }
             if let precondition { try Self.check(precondition, item: item) }
@@ -138,12 +173,14 @@ struct TableService: Sendable {
     func undelete(table: String, caller: Caller, id: String, precondition: ETag.Precondition?) async throws
         -> JSONObject
     {
+        let (_, scope) = try access(table, caller: caller)
         guard softDelete.appliesTo(table) else {
             throw ServerError(.methodNotAllowed, "Undelete is only available on tables with soft delete enabled.")
         }
+        try scope.requireWritable(table)
         try await ensureTable(table)
         return try await storage.change(table: table, id: id) { existing, stamp in
-            guard var item = existing else {
+            guard var item = existing, scope.contains(item) else {
                 throw ServerError(.notFound, "The item does not exist")
             }
             if let precondition { try Self.check(precondition, item: item) }
@@ -155,8 +192,11 @@ struct TableService: Sendable {
 
     /// `GET /tables/{table}`: one page of matching rows and, when asked, the total count.
     func query(table: String, caller: Caller, options: QueryOptions, pageSize: Int) async throws -> QueryPage {
+        let (declaration, scope) = try access(table, caller: caller)
+        if let declaration { try DeclaredQuery.check(options, table: table, declaration: declaration) }
         try await ensureTable(table)
-        var filter = options.filter
+        // The scope is a node of its own, ANDed to what the client asked: nothing in `$filter` reaches around it.
+        var filter = scope.restricting(options.filter)
         if softDelete.appliesTo(table) && !options.includeDeleted {
             let notDeleted = FilterExpression.not(
                 .comparison(.equal, .property("deleted"), .value(.bool(true)))
