@@ -67,5 +67,6 @@ public struct TableDeclarationError: Error, Sendable, Hashable, CustomStringConv
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -94,10 +94,11 @@ struct TableService: Sendable {
         return try await storage.change(table: table, id: id) { [submitted] existing, stamp in
             var item = submitted
             if let existing {
-                // Another caller's row is not shown: the id is taken, and that is all the answer says.
-                throw ServerError(
-                    .conflict, "An item with id '\(id)' already exists.",
-                    serverItem: scope.contains(existing) ? existing : nil)
+                guard scope.contains(existing) else {
+                    // Another caller's row: the id is taken, and that is all the answer says.
+                    throw ServerError(.conflict, "An item with this id already exists.")
+                }
+                throw ServerError(.conflict, "An item with id '\(id)' already exists.", serverItem: existing)
             }
             item["version"] = .string(stamp.version)
             item["createdAt"] = .string(stamp.timestamp)
