@@ -14,7 +14,7 @@ struct KeysetSnapshotTests {
         let storage = try await PostgresTableStorage.open(database, logger: Logger(label: "test"))
         do {
             // Given a and b tied on updatedAt, and a page boundary after a
-            _ = try await storage.prepareTable("todo")
+            _ = try await storage.prepareTable("todo", scopeColumn: nil)
             let tie = "2026-01-01T00:00:00.000Z"
             _ = try await storage.seed(
                 table: "todo",

@@ -10,8 +10,10 @@ struct SQLiteTableStorage: TableStorage {
     let ownsStore: Bool
     var stamps = WriteStampIssuer()
 
-    func prepareTable(_ table: String) async throws -> Set<String> {
-        try await store.defineTable(TableDefinition(name: table, indexes: [["updatedAt", "id"]]))
+    func prepareTable(_ table: String, scopeColumn: String?) async throws -> Set<String> {
+        var indexes = [["updatedAt", "id"]]
+        if let scopeColumn { indexes.append([scopeColumn, "updatedAt", "id"]) }
+        try await store.defineTable(TableDefinition(name: table, indexes: indexes))
         return try await store.propertyNames(table: table)
     }
 

@@ -9,7 +9,10 @@ import SyncTables
 /// <doc:ChangeOrder>), so a client that pulled up to some `updatedAt` never misses a row committed later.
 protocol TableStorage: Sendable {
     /// Creates the table when absent and returns the property names its rows already use.
-    func prepareTable(_ table: String) async throws -> Set<String>
+    ///
+    /// `scopeColumn`, the owner or claim column of a declared table, leads an index of its own beside the
+    /// `updatedAt` one, so that one user's pull reads that user's rows and not the whole table's.
+    func prepareTable(_ table: String, scopeColumn: String?) async throws -> Set<String>
 
     /// The row with this id, or `nil`.
     func lookup(table: String, id: String) async throws -> JSONObject?

@@ -54,7 +54,8 @@ struct TableService: Sendable {
     /// Creates the table on first use, with an index for incremental pulls.
     func ensureTable(_ table: String) async throws {
         guard await !definedTables.contains(table) else { return }
-        let existing = try await storage.prepareTable(table)
+        let scopeColumn = declarations?.tables[table]?.access.stampedColumn
+        let existing = try await storage.prepareTable(table, scopeColumn: scopeColumn)
         if await !properties.isKnown(table) {
             await properties.learn(table, names: existing)
         }

@@ -90,7 +90,7 @@ final class PostgresTableStorage: TableStorage {
 
     /// Creates the table when absent. The property names come from its counter row, which every write that
     /// brings a new name extends, so a new instance does not read a large table to learn them.
-    func prepareTable(_ table: String) async throws -> Set<String> {
+    func prepareTable(_ table: String, scopeColumn: String?) async throws -> Set<String> {
         try await Self.describingErrors {
             let name = PostgresSQL.relation(table)
             let updatedAt = PostgresFilterCompiler.property("updatedAt")
@@ -129,6 +129,17 @@ final class PostgresTableStorage: TableStorage {
                             CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(name + "__updated")) ON \(relation(table))
                             (\(updatedAt.rank), \(updatedAt.number), \(updatedAt.text), id)
                             """), logger: logger)
+                if let scopeColumn {
+                    // One caller's pull: `scope = <value> AND updatedAt ≥ …`, ordered by updatedAt and id.
+                    let scope = PostgresFilterCompiler.property(scopeColumn)
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                CREATE INDEX IF NOT EXISTS \(PostgresSQL.identifier(name + "__scope"))
+                                ON \(relation(table)) (\(scope.rank), \(scope.text), \(updatedAt.rank),
+                                \(updatedAt.number), \(updatedAt.text), id)
+                                """), logger: logger)
+                }
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: """
