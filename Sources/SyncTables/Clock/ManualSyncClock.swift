@@ -54,6 +54,8 @@ public final class ManualSyncClock: SyncClock {
     }
 
     /// Returns once the clock reaches `deadline`.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before `deadline`.
     public func sleep(until deadline: Date) async throws {
         let id = UUID()
         try await withTaskCancellationHandler {

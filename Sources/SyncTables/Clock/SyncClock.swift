@@ -9,6 +9,8 @@ import Foundation
 public protocol SyncClock: Sendable {
     /// The current time.
     func now() -> Date
-    /// Returns at `deadline` (at once if it has passed); throws `CancellationError` when cancelled.
+    /// Returns at `deadline` (at once if it has passed).
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before `deadline`.
     func sleep(until deadline: Date) async throws
 }

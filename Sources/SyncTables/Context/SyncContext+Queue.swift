@@ -1,11 +1,15 @@
 /// Public inspection and control of the operation queue.
 extension SyncContext {
     /// The number of operations waiting to be pushed, across all tables.
+    ///
+    /// - Throws: ``SyncError/store(_:)`` when the store fails.
     public func pendingOperationCount() async throws -> Int {
         try await queue.count()
     }
 
     /// The number of operations waiting to be pushed for one table.
+    ///
+    /// - Throws: ``SyncError/store(_:)`` when the store fails.
     public func pendingOperationCount(table: String) async throws -> Int {
         try await queue.count(tables: [table])
     }
@@ -17,6 +21,9 @@ extension SyncContext {
     ///     print(operation.kind, operation.itemId)
     /// }
     /// ```
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func pendingOperations(table: String? = nil) async throws -> [PendingOperation] {
         try await queue.operations(tables: table.map { [$0] })
     }
@@ -24,7 +31,10 @@ extension SyncContext {
     /// Removes one pending operation (and its stored errors) without sending it; the local row is kept
     /// as it is, so the change stays local until the item is written again.
     ///
-    /// Returns the discarded operation; throws ``SyncError/operationNotFound(id:)`` if it is gone.
+    /// Returns the discarded operation.
+    ///
+    /// - Throws: ``SyncError/operationNotFound(id:)`` when no queued operation has this id, and ``SyncError/store(_:)``
+    ///   when the store fails.
     @discardableResult
     public func discardPendingOperation(id: String) async throws -> PendingOperation {
         let discarded = try await queue.discard(id: id)

@@ -6,6 +6,9 @@ import Foundation
 extension SyncContext {
     /// The queued operations (only those of `table` when it is given) in push order, each with its
     /// failures, next retry time and latest attempts.
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func pendingOperationStatuses(table: String? = nil) async throws -> [PendingOperationStatus] {
         try await SyncError.mapping {
             try await store.write { transaction in
@@ -19,6 +22,9 @@ extension SyncContext {
     }
 
     /// The operations waiting to be pushed and the dead-lettered ones.
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func queueCounts() async throws -> QueueCounts {
         try await queueCounts(knownDead: nil)
     }

@@ -65,8 +65,9 @@ public actor SyncContext {
 
     /// Opens a context on `store`, creating or migrating the system tables.
     ///
-    /// Throws ``SyncError/unsupportedSchemaVersion(found:supported:)`` for a store written by a newer
-    /// SyncTables, and ``SyncError/store(_:)`` when the store fails.
+    /// - Throws: ``SyncError/unsupportedSchemaVersion(found:supported:)`` for a store written by a newer SyncTables,
+    ///   ``SyncError/corruptSystemTable(table:message:)`` when its system tables are damaged, and
+    ///   ``SyncError/store(_:)`` when the store fails.
     public init(
         store: some LocalStore,
         client: SyncClient? = nil,
@@ -105,6 +106,8 @@ public actor SyncContext {
     }
 
     /// Closes the store; the context cannot be used afterwards and event streams and live queries end.
+    ///
+    /// - Throws: ``SyncError/store(_:)`` when the store fails.
     public func close() async throws {
         eventBroadcaster.finish()
         changeNotifier.finish()
@@ -124,9 +127,9 @@ public actor SyncContext {
     /// let raw = try await context.table(JSONObject.self, named: "TodoItem")
     /// ```
     ///
-    /// Throws ``SyncError/invalidTableName(_:reason:)`` for names that are not identifiers or that start
-    /// with `__` (reserved for system tables), and for types whose name is none (a generic type such as
-    /// `Box<Int>` needs `named:`).
+    /// - Throws: ``SyncError/invalidTableName(_:reason:)`` for names that are not identifiers or that start with `__`
+    ///   (reserved for system tables), and for types whose name is none (a generic type such as `Box<Int>` needs
+    ///   `named:`); ``SyncError/store(_:)`` when the store fails.
     public func table<Item: SyncItem>(
         _ type: Item.Type,
         named name: String? = nil,

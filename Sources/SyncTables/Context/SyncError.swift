@@ -5,8 +5,11 @@
 /// Every case carries what is needed to act on it (table, item id, the conflicting operation, the
 /// underlying store error), and ``description`` says in plain words what happened and what to do.
 ///
-/// It is the one error type every call of SyncTables throws, sync calls included: a failed push
-/// (also the implicit push before a pull) is ``pushFailed(_:)`` with the operations' errors.
+/// It is the one error type that ``SyncContext``, ``SyncTable`` and ``SyncQuery`` throw, sync calls included: a
+/// failed push (also the implicit push before a pull) is ``pushFailed(_:)`` with the operations' errors. The
+/// layers below them throw their own errors, which the context wraps: a ``LocalStore`` ``StoreError``
+/// (``store(_:)``), and ``SyncClient``, ``RemoteTable`` and the transports ``TransportError``
+/// (``network(_:)``), ``HTTPStatusError`` (``server(_:)``) and ``RemoteError`` (``remote(_:)``).
 ///
 /// ```swift
 /// do {

@@ -32,9 +32,14 @@ public struct SyncTable<Item: SyncItem>: Sendable {
 
     /// Inserts an item and queues its insert; returns the item as stored.
     ///
-    /// An empty id is replaced by a generated one. Throws ``SyncError/duplicateInsert(table:id:)`` when
-    /// the id exists locally (even for a pulled row), ``SyncError/invalidItemID(_:reason:)`` for invalid ids,
-    /// and ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when an operation is queued.
+    /// An empty id is replaced by a generated one.
+    ///
+    /// - Throws: ``SyncError/duplicateInsert(table:id:)`` when the id exists locally (even for a pulled row),
+    ///   ``SyncError/invalidItemID(_:reason:)`` for an invalid id,
+    ///   ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is queued,
+    ///   ``SyncError/queueFull(limit:)`` when the queue is at ``SyncContext/Configuration-swift.struct/maxQueueSize``,
+    ///   ``SyncError/encoding(type:message:)`` or ``SyncError/itemNotObject(type:)`` when the item does not encode as a
+    ///   JSON object, and ``SyncError/store(_:)`` when the store fails.
     @discardableResult
     public func insert(_ item: Item) async throws -> Item {
         let prepared = try prepareInsert(item)
@@ -48,6 +53,8 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     /// with a thread of its own (``SQLiteStore``), a batch of more than 1,024 items is encoded on the
     /// shared pool, chunk by chunk, while the store writes the chunks before it; the outcome and the errors
     /// are the same as for a smaller batch.
+    ///
+    /// - Throws: What ``insert(_:)`` throws, for the first item that fails; then none is written.
     @discardableResult
     public func insert(contentsOf items: some Sequence<Item>) async throws -> [Item] {
         let originals = Array(items)
@@ -90,9 +97,13 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     /// returns the item as stored.
     ///
     /// The stored row's `createdAt` and `updatedAt` are kept, and its `version` too when `item` has none.
-    /// Throws ``SyncError/notFound(table:id:)`` when no item with this id is stored (``save(_:)`` inserts
-    /// it instead), and ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` if the item's
-    /// delete is queued; either way nothing changes.
+    ///
+    /// - Throws: ``SyncError/notFound(table:id:)`` when no item with this id is stored (``save(_:)`` inserts it
+    ///   instead), ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is
+    ///   queued, ``SyncError/invalidItemID(_:reason:)`` for an invalid id, ``SyncError/queueFull(limit:)`` when the
+    ///   queue is at ``SyncContext/Configuration-swift.struct/maxQueueSize``, ``SyncError/encoding(type:message:)`` or
+    ///   ``SyncError/itemNotObject(type:)`` when the item does not encode as a JSON object, and ``SyncError/store(_:)``
+    ///   when the store fails. Nothing changes.
     @discardableResult
     public func update(_ item: Item) async throws -> Item {
         let id = try validatedID(item.id)
@@ -106,6 +117,12 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     /// try await todos.save(TodoItem(id: "a", text: "Buy milk", complete: false))   // inserted
     /// try await todos.save(TodoItem(id: "a", text: "Buy milk", complete: true))    // updated
     /// ```
+    ///
+    /// - Throws: ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is queued,
+    ///   ``SyncError/invalidItemID(_:reason:)`` for an invalid id, ``SyncError/queueFull(limit:)`` when the queue is at
+    ///   ``SyncContext/Configuration-swift.struct/maxQueueSize``, ``SyncError/encoding(type:message:)`` or
+    ///   ``SyncError/itemNotObject(type:)`` when the item does not encode as a JSON object, and ``SyncError/store(_:)``
+    ///   when the store fails.
     @discardableResult
     public func save(_ item: Item) async throws -> Item {
         if item.id.isEmpty { return try await insert(item) }
@@ -126,6 +143,12 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     }
 
     /// Deletes the item and queues its delete (or cancels its unsent insert).
+    ///
+    /// - Throws: ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is queued
+    ///   already, ``SyncError/invalidItemID(_:reason:)`` for an invalid id, ``SyncError/queueFull(limit:)`` when the
+    ///   queue is at ``SyncContext/Configuration-swift.struct/maxQueueSize``, ``SyncError/encoding(type:message:)`` or
+    ///   ``SyncError/itemNotObject(type:)`` when the item does not encode as a JSON object, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func delete(_ item: Item) async throws {
         let id = try validatedID(item.id)
         var (object, _) = try ItemCoding.object(from: item)
@@ -134,12 +157,21 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     }
 
     /// Deletes the item with this id and queues its delete; an absent row still queues the delete.
+    ///
+    /// - Throws: ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is queued
+    ///   already, ``SyncError/invalidItemID(_:reason:)`` for an invalid id, ``SyncError/queueFull(limit:)`` when the
+    ///   queue is at ``SyncContext/Configuration-swift.struct/maxQueueSize``, and ``SyncError/store(_:)`` when the
+    ///   store fails.
     public func delete(id: String) async throws {
         let id = try validatedID(id)
         _ = try await context.write([.delete(id: id, item: nil)], to: name)
     }
 
     /// The item with this id, or `nil` when the table has none.
+    ///
+    /// - Throws: ``SyncError/invalidItemID(_:reason:)`` for an invalid id,
+    ///   ``SyncError/decoding(type:table:id:message:)`` when the row does not decode as `Item`, and
+    ///   ``SyncError/store(_:)`` when the store fails.
     public func lookup(id: String) async throws -> Item? {
         let id = try validatedID(id)
         let row = try await SyncError.mapping { try await context.store.lookup(table: name, id: id) }

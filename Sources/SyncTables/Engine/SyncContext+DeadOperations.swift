@@ -6,6 +6,9 @@ import Foundation
 
 extension SyncContext {
     /// The dead-lettered operations, in queue order, with their errors and latest attempts.
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func deadOperations() async throws -> [DeadOperation] {
         let records = try await SyncError.mapping {
             try await store.write { transaction in
@@ -24,6 +27,9 @@ extension SyncContext {
     }
 
     /// The number of dead-lettered operations.
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func deadOperationCount() async throws -> Int {
         try await queueStatistics().deadOperations  // one pass, without reading each one's errors
     }
@@ -67,6 +73,12 @@ extension SyncContext {
     /// Drops a dead operation's local change and takes the server's current copy of its item: fetched now,
     /// then stored with the operation removed in one transaction (a local write meanwhile wins and the
     /// operation stays). An item the server does not have, or has deleted, is deleted locally.
+    ///
+    /// - Throws: ``SyncError/operationNotFound(id:)`` when no dead operation has this id,
+    ///   ``SyncError/operationChanged(id:expected:actual:)`` when a local write changed it meanwhile,
+    ///   ``SyncError/noClient`` for a context without a client, ``SyncError/network(_:)``, ``SyncError/server(_:)`` or
+    ///   ``SyncError/remote(_:)`` when the server's copy cannot be fetched, and ``SyncError/store(_:)`` when the store
+    ///   fails. Nothing changes then.
     public func revertToServer(operationId: String) async throws {
         let client = try requireClient()
         guard let operation = try await queue.operation(id: operationId), operation.state == .dead else {
@@ -77,6 +89,8 @@ extension SyncContext {
             serverItem = try await client.lookup(table: operation.table, id: operation.itemId)
         } catch let error as HTTPStatusError where error.status == 404 || error.status == 410 {
             serverItem = nil
+        } catch {
+            throw SyncError(converting: error)
         }
         let queue = self.queue
         let settled = try await SyncError.mapping {

@@ -3,11 +3,10 @@ import Foundation
 // The loop of a started engine: it sleeps until the next due time (or a wake-up), then runs a cycle.
 
 extension SyncEngine {
-    /// A local write to `table`: the status follows it, and definitions that sync after local writes are
-    /// due once the burst settles.
-    func localWrite(table: String) async {
-        if scheduler.localWrite(table: table, at: clock.now()) { wake() }
-        localWritesSeen += 1
+    /// A local write to `table` at `date`: the status follows it, and definitions that sync after local
+    /// writes are due once the burst settles.
+    func localWrite(table: String, at date: Date) async {
+        if scheduler.localWrite(table: table, at: date) { wake() }
         await refreshQueueSize()
     }
 

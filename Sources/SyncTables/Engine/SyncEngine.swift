@@ -75,9 +75,6 @@ public actor SyncEngine {
     var settledState: SyncEngineState = .idle
     /// The network monitor's latest word.
     var isOffline = false
-    /// Local write events handled so far: the only sign that the engine's subscription has caught up with a
-    /// burst of writes (tests wait for it before moving a manual clock).
-    var localWritesSeen = 0
     /// Whether the engine was started or ran a cycle (a stop of one that never did is not news).
     var hasRun = false
 
@@ -166,23 +163,40 @@ public actor SyncEngine {
         } while queueSizeChangedMeanwhile
     }
 
+    /// What the engine follows of the context's events.
+    private enum QueueChange: Sendable {
+        /// A local write to `table`, at `date` by the engine's clock when it was committed.
+        case localWrite(table: String, at: Date)
+        /// An operation left the queue unsent.
+        case discarded
+        /// The dead count changed.
+        case deadOperations
+    }
+
     /// Follows the context's local writes while the engine runs (between ``start()`` and ``stop()``), so the
     /// status follows them. An engine only asked to ``syncNow(reason:)`` does not listen: every event would
     /// wake a task.
+    ///
+    /// A write is dated as it is published (by the engine's clock), not when this task gets to it, so a
+    /// debounce counts from the write itself however far behind a burst leaves the task. Events the engine
+    /// does not follow (a push's, a pull's) never wake it.
     private func listenToEvents() {
         guard eventsTask == nil else { return }
-        let events = context.events
+        let changes = context.eventBroadcaster.subscribe { [clock] event -> QueueChange? in
+            switch event {
+            case .itemsInserted(let table, _), .itemUpdated(let table, _), .itemDeleted(let table, _):
+                .localWrite(table: table, at: clock.now())
+            case .operationDiscarded: .discarded
+            case .deadOperationsRetried, .operationDeadLettered: .deadOperations
+            default: nil
+            }
+        }
         eventsTask = Task { [weak self] in
-            for await event in events {
-                switch event {
-                case .itemsInserted(let table, _), .itemUpdated(let table, _), .itemDeleted(let table, _):
-                    await self?.localWrite(table: table)
-                case .operationDiscarded:
-                    await self?.refreshQueueSize()
-                case .deadOperationsRetried, .operationDeadLettered:
-                    await self?.refreshQueueStatistics()  // the dead count changed
-                default:
-                    break
+            for await change in changes {
+                switch change {
+                case .localWrite(let table, let date): await self?.localWrite(table: table, at: date)
+                case .discarded: await self?.refreshQueueSize()
+                case .deadOperations: await self?.refreshQueueStatistics()
                 }
             }
         }

@@ -15,7 +15,8 @@ extension SyncContext {
     /// }
     /// ```
     ///
-    /// Throws ``SyncError/invalidQuery(_:)`` for a negative limit.
+    /// - Throws: ``SyncError/invalidQuery(_:)`` for a negative limit, ``SyncError/corruptSystemTable(table:message:)``
+    ///   for a damaged system row, and ``SyncError/store(_:)`` when the store fails.
     public func history(table: String? = nil, limit: Int? = nil) async throws -> [OperationHistoryEntry] {
         if let limit, limit < 0 { throw SyncError.invalidQuery("the history limit must not be negative, not \(limit)") }
         let rows = try await SyncError.mapping {

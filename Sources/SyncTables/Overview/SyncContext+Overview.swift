@@ -11,6 +11,9 @@ extension SyncContext {
     /// let overview = try await context.overview()
     /// let dirty = overview.tables.filter { $0.pendingOperations > 0 }.map(\.name)
     /// ```
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func overview() async throws -> StoreOverview {
         let tableNames = try await SyncError.mapping { try await store.tableDefinitions() }
             .map(\.name)
@@ -22,6 +25,9 @@ extension SyncContext {
     }
 
     /// The recorded pulls of one table: each query id's token and last successful pull time.
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func pullStates(table: String) async throws -> [PullState] {
         try await overview().tables.first { $0.name.lowercased() == table.lowercased() }?.pulls ?? []
     }
@@ -36,6 +42,9 @@ extension SyncContext {
     ///     try await context.purge(table: table.name)
     /// }
     /// ```
+    ///
+    /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
+    ///   when the store fails.
     public func staleTables(pulledBefore date: Date) async throws -> [TableOverview] {
         let cutoff = Timestamp(date: date)
         return try await overview().tables.filter { table in

@@ -11,12 +11,14 @@ extension SyncTable {
     /// try await todos.pull(todos.query().filter(Column("complete") == false), queryId: "open-todos")
     /// ```
     ///
-    /// If the table has pending operations, the context pushes first; if that push fails, the pull
-    /// throws ``SyncError/pushFailed(_:)`` without sending any pull request.
+    /// If the table has pending operations, the context pushes first.
     ///
-    /// A filter naming a property the table cannot have throws ``SyncError/unknownColumn(_:table:nearest:)``
-    /// before anything is sent or stored, as a local query does. (For a `JSONObject` table the store has
-    /// never held, no column is known yet: the server judges the filter.)
+    /// - Throws: ``SyncError/pushFailed(_:)`` when the push before it fails (no pull request is sent then),
+    ///   ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have, before
+    ///   anything is sent or stored (for a `JSONObject` table the store has never held, no column is known yet: the
+    ///   server judges the filter), ``SyncError/noClient`` for a context without a client, ``SyncError/network(_:)``,
+    ///   ``SyncError/server(_:)`` or ``SyncError/remote(_:)`` when a page cannot be fetched (the pages committed before
+    ///   it stay), and ``SyncError/store(_:)`` when the store fails.
     @discardableResult
     public func pull(
         _ query: SyncQuery<Item>? = nil,

@@ -3,8 +3,10 @@
 extension SyncContext {
     /// Removes rows of a table from the local store; see ``SyncTable/purge(_:queryId:force:)``.
     ///
-    /// A filter naming a property that no row of the table ever had throws
-    /// ``SyncError/unknownColumn(_:table:nearest:)`` and purges nothing.
+    /// - Throws: ``SyncError/pendingOperations(table:)`` while the purged rows have pending operations (unless
+    ///   `force`), ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have,
+    ///   ``SyncError/invalidQuery(_:)`` for a query of another table, and ``SyncError/store(_:)`` when the store fails.
+    ///   Nothing is purged then.
     @discardableResult
     public func purge(
         table: String,

@@ -10,6 +10,9 @@ extension SyncContext {
     /// ```swift
     /// let preview = try await context.purgePreview(table: "TodoItem")
     /// ```
+    ///
+    /// - Throws: ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have,
+    ///   ``SyncError/invalidQuery(_:)`` for a query of another table, and ``SyncError/store(_:)`` when the store fails.
     public func purgePreview(
         table: String,
         query: StoreQuery? = nil,
@@ -30,6 +33,9 @@ extension SyncContext {
 
 extension SyncTable {
     /// What ``purge(_:queryId:force:)`` would remove, without removing anything.
+    ///
+    /// - Throws: ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have,
+    ///   and ``SyncError/store(_:)`` when the store fails.
     public func purgePreview(_ query: SyncQuery<Item>? = nil, queryId: String? = nil) async throws -> PurgePreview {
         try await context.purgePreview(
             table: name, query: query?.storeQuery, queryId: queryId, itemProperties: itemProperties)

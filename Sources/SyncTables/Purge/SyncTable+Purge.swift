@@ -5,12 +5,15 @@ extension SyncTable {
     /// `force` is `true`: then the operations (and push errors) of the purged rows are discarded too —
     /// all of the table's when the whole table is purged. The query id's incremental token is reset, and
     /// every token of the table when the whole table is purged, so the next pull brings the rows back.
-    /// A filter on a property the table cannot have throws ``SyncError/unknownColumn(_:table:nearest:)``.
     ///
     /// ```swift
     /// try await todos.purge()
     /// try await todos.purge(todos.query().filter(Column("complete") == true), force: true)
     /// ```
+    ///
+    /// - Throws: ``SyncError/pendingOperations(table:)`` while the purged rows have pending operations (unless
+    ///   `force`), ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have,
+    ///   and ``SyncError/store(_:)`` when the store fails. Nothing is purged then.
     @discardableResult
     public func purge(
         _ query: SyncQuery<Item>? = nil,

@@ -15,8 +15,10 @@ struct ErrorResolver: Sendable {
 
     /// Applies a resolution to a push error.
     ///
-    /// - Throws: ``SyncError/operationNotFound(id:)`` when the operation is gone, or
-    ///   ``SyncError/operationChanged(id:expected:actual:)`` when it was edited since the error.
+    /// - Throws: ``SyncError/operationNotFound(id:)`` when the operation is gone,
+    ///   ``SyncError/operationChanged(id:expected:actual:)`` when it was edited since the error,
+    ///   ``SyncError/invalidQuery(_:)`` when a resolution's item has another id than the error's item, and
+    ///   ``SyncError/store(_:)`` when the store fails. Nothing changes then.
     func apply(_ resolution: ConflictResolution, to error: TableOperationError) async throws {
         if case .unresolved = resolution { return }
         let queue = self.queue

@@ -19,6 +19,9 @@
 /// ```
 public protocol PushHandler: Sendable {
     /// Runs one operation; call `send` to send it to the server.
+    ///
+    /// - Throws: Any error, recorded as the operation's failure (what `send` throws is the server's answer:
+    ///   ``HTTPStatusError``, ``TransportError``, ``RemoteError``), or ``PushAbort`` to stop the push.
     func execute(_ operation: PushOperation, send: PushOperation.Sender) async throws -> JSONObject?
     /// Called once when a push ends, whatever its status, before ``SyncContext/push()`` returns or throws.
     func pushCompleted(status: PushOutcome, errors: [TableOperationError]) async
@@ -26,6 +29,9 @@ public protocol PushHandler: Sendable {
 
 extension PushHandler {
     /// Sends the operation unchanged.
+    ///
+    /// - Throws: What `send` throws: ``HTTPStatusError`` when the server refuses the operation, ``TransportError`` when
+    ///   it cannot be reached, ``RemoteError`` when its answer cannot be used.
     public func execute(_ operation: PushOperation, send: PushOperation.Sender) async throws -> JSONObject? {
         try await send(operation)
     }

@@ -18,7 +18,8 @@ extension SyncContext {
     ///
     /// - Returns: What was pushed.
     /// - Throws: ``SyncError/pushFailed(_:)`` when the push was aborted or some operations failed;
-    ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the store's push lease.
+    ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the store's push lease;
+    ///   ``SyncError/noClient`` for a context without a client; ``SyncError/store(_:)`` when the store fails.
     @discardableResult
     public func push() async throws -> PushSummary {
         try await push(options: PushOptions())

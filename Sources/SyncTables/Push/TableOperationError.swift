@@ -72,28 +72,40 @@ public struct TableOperationError: Sendable, Identifiable, Hashable, CustomStrin
     }
 
     /// Removes the operation and stores `item` locally as server data (typically ``serverItem``).
+    ///
+    /// - Throws: What ``SyncContext/resolve(_:with:)`` throws.
     public func cancelAndUpdateItem(_ item: JSONObject) async throws {
         try await context.resolve(self, with: .cancelAndUpdateItem(item))
     }
 
     /// Removes the operation and stores a typed item locally as server data.
+    ///
+    /// - Throws: What ``SyncContext/resolve(_:with:)`` throws, and ``SyncError/encoding(type:message:)`` or
+    ///   ``SyncError/itemNotObject(type:)`` when the item does not encode as a JSON object.
     public func cancelAndUpdateItem<Item: SyncItem>(_ item: Item) async throws {
         let (object, _) = try ItemCoding.object(from: item)
         try await cancelAndUpdateItem(object)
     }
 
     /// Removes the operation and deletes the local row.
+    ///
+    /// - Throws: What ``SyncContext/resolve(_:with:)`` throws.
     public func cancelAndDiscardItem() async throws {
         try await context.resolve(self, with: .cancelAndDiscardItem)
     }
 
     /// Keeps the operation for the next push, with `item` as its data (for example the local item carrying
     /// the server's `version`, so the next push overwrites the server: "client wins").
+    ///
+    /// - Throws: What ``SyncContext/resolve(_:with:)`` throws.
     public func keepOperation(updatingItem item: JSONObject) async throws {
         try await context.resolve(self, with: .keepOperation(updatingItem: item))
     }
 
     /// Keeps the operation for the next push with a typed item as its data.
+    ///
+    /// - Throws: What ``SyncContext/resolve(_:with:)`` throws, and ``SyncError/encoding(type:message:)`` or
+    ///   ``SyncError/itemNotObject(type:)`` when the item does not encode as a JSON object.
     public func keepOperation<Item: SyncItem>(updatingItem item: Item) async throws {
         let (object, _) = try ItemCoding.object(from: item)
         try await keepOperation(updatingItem: object)

@@ -63,6 +63,11 @@ public struct SyncQuery<Item: SyncItem>: Sendable {
     }
 
     /// The matching items, in order.
+    ///
+    /// - Throws: ``SyncError/invalidQuery(_:)`` for a negative limit or offset,
+    ///   ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have,
+    ///   ``SyncError/decoding(type:table:id:message:)`` when a row does not decode as `Item`, and
+    ///   ``SyncError/store(_:)`` when the store fails.
     public func fetchAll() async throws -> [Item] {
         let query = try await validated()
         let rows = try await SyncError.mapping { try await table.context.store.read(query) }
@@ -71,11 +76,17 @@ public struct SyncQuery<Item: SyncItem>: Sendable {
     }
 
     /// The first matching item, or `nil`.
+    ///
+    /// - Throws: What ``fetchAll()`` throws.
     public func fetchOne() async throws -> Item? {
         try await limit(1, offset: storeQuery.offset).fetchAll().first
     }
 
     /// The number of matching items (limit and offset apply).
+    ///
+    /// - Throws: ``SyncError/invalidQuery(_:)`` for a negative limit or offset,
+    ///   ``SyncError/unknownColumn(_:table:nearest:)`` for a filter naming a property the table cannot have, and
+    ///   ``SyncError/store(_:)`` when the store fails.
     public func fetchCount() async throws -> Int {
         let query = try await validated()
         return try await SyncError.mapping { try await table.context.store.count(query) }

@@ -11,6 +11,8 @@
 
         /// Starts monitoring at once. It never throws; it is declared `throws` so that
         /// `try SystemNetworkMonitor()` reads the same on every platform.
+        ///
+        /// - Throws: Never (see above).
         public init() throws {
             let broadcaster = Broadcaster<NetworkReachability>(
                 current: monitor.currentPath.status == .satisfied ? .online : .offline)

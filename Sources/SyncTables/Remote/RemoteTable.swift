@@ -28,6 +28,10 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     }
 
     /// Creates the item on the server and returns the server's copy; an empty id is replaced by a new one.
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses the request (a 409 or 412 conflict carries the server's
+    ///   item), ``TransportError`` when it cannot be reached, ``RemoteError`` when the item cannot be encoded or the
+    ///   answer decoded.
     public func insert(_ item: Item) async throws -> Item {
         var object = try encode(item)
         if case .string(let id)? = object["id"], !id.isEmpty {
@@ -39,6 +43,10 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     }
 
     /// Sends the item's properties to the server (`PATCH`), guarded by its `version` when it has one.
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses the request (a 409 or 412 conflict carries the server's
+    ///   item), ``TransportError`` when it cannot be reached, ``RemoteError`` when the item cannot be encoded or the
+    ///   answer decoded.
     public func update(_ item: Item) async throws -> Item {
         let object = try encode(item)
         let updated = try await client.update(
@@ -51,6 +59,9 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     }
 
     /// Deletes the item on the server, guarded by its `version` when it has one.
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses the request (a 409 or 412 conflict carries the server's
+    ///   item), ``TransportError`` when it cannot be reached, ``RemoteError`` when the item cannot be encoded.
     public func delete(_ item: Item) async throws {
         let object = try encode(item)
         try await client.delete(
@@ -58,11 +69,17 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     }
 
     /// Deletes the item with the id on the server, whatever its version.
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses the request (a 409 or 412 conflict carries the server's
+    ///   item), ``TransportError`` when it cannot be reached, ``RemoteError`` when the request cannot be built.
     public func delete(id: String) async throws {
         try await client.delete(table: name, id: id, ifMatch: nil, features: .typedTable)
     }
 
     /// The server's copy of the item with the id, or `nil` when the server answers 404.
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses the request (other than 404), ``TransportError`` when it
+    ///   cannot be reached, ``RemoteError`` when the answer cannot be decoded.
     public func lookup(id: String) async throws -> Item? {
         do {
             return try decode(try await client.lookup(table: name, id: id, features: .typedTable))
@@ -72,6 +89,9 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     }
 
     /// Restores a soft-deleted item on the server and returns it.
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses the request (a 409 or 412 conflict carries the server's
+    ///   item), ``TransportError`` when it cannot be reached, ``RemoteError`` when the answer cannot be decoded.
     public func undelete(id: String, version: String? = nil) async throws -> Item {
         try decode(try await client.undelete(table: name, id: id, ifMatch: version, features: .typedTable))
     }
@@ -82,6 +102,10 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     /// ```swift
     /// let firstTen = try await todos.query(orderBy: [SyncTablesCore.SortDescriptor("text")], top: 10)
     /// ```
+    ///
+    /// - Throws: ``ODataError`` when the filter or the ordering has no OData form, ``HTTPStatusError`` when the server
+    ///   refuses a request, ``TransportError`` when it cannot be reached, ``RemoteError`` when an answer cannot be
+    ///   decoded.
     public func query(
         filter: FilterExpression? = nil,
         orderBy: [SyncTablesCore.SortDescriptor] = [],
@@ -98,6 +122,9 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     /// ```swift
     /// let open = try await todos.query(odataFilter: "complete eq false", orderBy: "updatedAt desc")
     /// ```
+    ///
+    /// - Throws: ``HTTPStatusError`` when the server refuses a request, ``TransportError`` when it cannot be reached,
+    ///   ``RemoteError`` when an answer cannot be decoded.
     public func query(
         odataFilter: String?,
         orderBy: String? = nil,

@@ -19,6 +19,8 @@
 ///   none; a subscriber to no topic hears everything.
 /// - Current value: a broadcaster made with ``init(current:bufferLimit:)`` remembers the latest element and
 ///   starts every new stream with it.
+/// - Transform: a subscriber may map (or leave out) each element as it is published, e.g. to date it
+///   with its own clock at that moment (``subscribe(to:_:)``).
 /// - Finish: ``finish()`` ends every stream; a later subscriber's stream ends at once (after the current
 ///   value, if any).
 ///
@@ -26,14 +28,18 @@
 /// with the lock held, so every subscriber sees them in the order they were published and a stream that
 /// follows a current value always ends up with the latest one.
 final class Broadcaster<Element: Sendable>: Sendable {
-    private typealias Continuation = AsyncStream<Element>.Continuation
+    /// One stream: what to do with an element published to it, and how to end it.
+    private struct Subscriber: Sendable {
+        let receive: @Sendable (Element) -> Void
+        let finish: @Sendable () -> Void
+    }
 
     private struct State {
         var nextID = 0
         /// The subscribers to no topic.
-        var everything: [Int: Continuation] = [:]
+        var everything: [Int: Subscriber] = [:]
         /// The subscribers to one topic, by topic.
-        var byTopic: [String: [Int: Continuation]] = [:]
+        var byTopic: [String: [Int: Subscriber]] = [:]
         /// The latest element, kept only by a broadcaster that replays it.
         var current: Element?
         var finished = false
@@ -63,9 +69,28 @@ final class Broadcaster<Element: Sendable>: Sendable {
     /// A new stream of the elements published from now on (about `topic`, when given); it ends when the
     /// consumer stops iterating or at ``finish()``.
     func subscribe(to topic: String? = nil) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
+        subscribe(to: topic) { $0 }
+    }
+
+    /// A new stream of what `transform` makes of each element published from now on (about `topic`, when
+    /// given), without the elements it makes `nil` of; it ends when the consumer stops iterating or at
+    /// ``finish()``.
+    ///
+    /// `transform` runs as the element is published, on the publisher's task and with the broadcaster's
+    /// lock held: what it reads (say, a clock) is read at the moment of publishing, not when the consumer
+    /// gets to the element, and elements it leaves out never wake the consumer. It must be quick and must
+    /// not publish.
+    func subscribe<Output: Sendable>(
+        to topic: String? = nil, _ transform: @escaping @Sendable (Element) -> Output?
+    ) -> AsyncStream<Output> {
+        let (stream, continuation) = AsyncStream<Output>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
+        let subscriber = Subscriber(
+            receive: { element in
+                if let output = transform(element) { continuation.yield(output) }
+            },
+            finish: { continuation.finish() })
         state.withLock { state in
-            if replaysCurrent, let current = state.current { continuation.yield(current) }
+            if replaysCurrent, let current = state.current { subscriber.receive(current) }
             guard !state.finished else {
                 // No termination handler is set yet, so finishing under the lock is safe.
                 continuation.finish()
@@ -75,9 +100,9 @@ final class Broadcaster<Element: Sendable>: Sendable {
             state.nextID += 1
             continuation.onTermination = { [weak self] _ in self?.remove(id, topic: topic) }
             if let topic {
-                state.byTopic[topic, default: [:]][id] = continuation
+                state.byTopic[topic, default: [:]][id] = subscriber
             } else {
-                state.everything[id] = continuation
+                state.everything[id] = subscriber
             }
         }
         return stream
@@ -103,8 +128,8 @@ final class Broadcaster<Element: Sendable>: Sendable {
             return Array(state.everything.values) + state.byTopic.values.flatMap(\.values)
         }
         // Outside the lock: finishing a stream runs its termination handler, which takes the lock.
-        for continuation in subscribers {
-            continuation.finish()
+        for subscriber in subscribers {
+            subscriber.finish()
         }
     }
 
@@ -114,16 +139,16 @@ final class Broadcaster<Element: Sendable>: Sendable {
     }
 
     private static func deliver(_ element: Element, about topic: String?, in state: State) {
-        for continuation in state.everything.values {
-            continuation.yield(element)
+        for subscriber in state.everything.values {
+            subscriber.receive(element)
         }
         if let topic {
-            for continuation in state.byTopic[topic, default: [:]].values {
-                continuation.yield(element)
+            for subscriber in state.byTopic[topic, default: [:]].values {
+                subscriber.receive(element)
             }
         } else {
             for subscribers in state.byTopic.values {
-                for continuation in subscribers.values { continuation.yield(element) }
+                for subscriber in subscribers.values { subscriber.receive(element) }
             }
         }
     }

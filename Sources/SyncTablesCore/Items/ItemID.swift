@@ -13,6 +13,8 @@ public enum ItemID {
     public static let maximumLength = 255
 
     /// Checks an id against the protocol's rules and throws the first rule it breaks.
+    ///
+    /// - Throws: ``ItemIDError``: the first rule `id` breaks.
     public static func validate(_ id: String) throws(ItemIDError) {
         if id.isEmpty { throw .empty }
         if id == "." || id == ".." { throw .reservedName(id) }

@@ -16,6 +16,8 @@
 /// ```
 public enum ODataFilterParser {
     /// Parses `$filter` text.
+    ///
+    /// - Throws: ``ODataError`` for text that is not a valid `$filter` or goes beyond `limits`.
     public static func parse(_ text: String, limits: ODataLimits = ODataLimits()) throws(ODataError) -> FilterExpression
     {
         let length = text.utf8.count
@@ -34,6 +36,8 @@ public enum ODataFilterParser {
 
 extension FilterExpression {
     /// Parses OData v3 `$filter` text; see ``ODataFilterParser``.
+    ///
+    /// - Throws: ``ODataError`` for text that is not a valid `$filter` or goes beyond `limits`.
     public init(odataFilter text: String, limits: ODataLimits = ODataLimits()) throws(ODataError) {
         self = try ODataFilterParser.parse(text, limits: limits)
     }

@@ -15,6 +15,9 @@
 /// ```
 public enum ODataFilterWriter {
     /// The `$filter` text of an expression (not percent-encoded).
+    ///
+    /// - Throws: ``ODataError`` for an expression OData cannot express (such as a property name that is not an OData
+    ///   identifier).
     public static func text(for expression: FilterExpression) throws(ODataError) -> String {
         var output = ""
         try write(expression, to: &output)

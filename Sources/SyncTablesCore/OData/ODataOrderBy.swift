@@ -6,6 +6,8 @@
 /// ```
 public enum ODataOrderBy {
     /// Parses `$orderby` text; `asc` is the default direction. Directions are lowercase, as in OData.
+    ///
+    /// - Throws: ``ODataError`` for text that is not a valid `$orderby` or goes beyond `limits`.
     public static func parse(_ text: String, limits: ODataLimits = ODataLimits()) throws(ODataError) -> [SortDescriptor]
     {
         let length = text.utf8.count
@@ -40,6 +42,8 @@ public enum ODataOrderBy {
 
     /// Writes sort keys as `$orderby` text (`asc` omitted, as .NET clients do), rejecting names that are
     /// not OData identifiers.
+    ///
+    /// - Throws: ``ODataError`` for a name that is not an OData identifier.
     public static func text(for descriptors: [SortDescriptor]) throws(ODataError) -> String {
         var parts: [String] = []
         parts.reserveCapacity(descriptors.count)

@@ -8,6 +8,9 @@ extension Timestamp {
     /// let t = try Timestamp(iso8601: "2001-02-03T00:03:00+07:00")
     /// t.iso8601  // "2001-02-02T17:03:00.000Z"
     /// ```
+    ///
+    /// - Throws: ``TimestampError/invalidFormat(text:reason:)`` for text that is not an ISO 8601 date-time,
+    ///   ``TimestampError/invalidDate(text:reason:)`` for a date that does not exist or lies outside 0001–9999.
     public init(iso8601 text: String) throws(TimestampError) {
         var copy = text
         let result = copy.withUTF8 { bytes in

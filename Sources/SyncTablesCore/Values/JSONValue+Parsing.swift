@@ -8,6 +8,9 @@ extension JSONValue {
     /// ```swift
     /// let value = try JSONValue(parsing: #"{"id":"a","priority":2}"#)
     /// ```
+    ///
+    /// - Throws: ``JSONError`` for text that is not valid JSON (with the byte offset where reading stopped) or nests
+    ///   deeper than `maximumDepth`.
     public init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONError) {
         var text = text
         let result = text.withUTF8 { bytes in
@@ -21,6 +24,9 @@ extension JSONValue {
 
     /// Parses JSON from UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice<UInt8>`, `UnsafeRawBufferPointer`, …)
     /// with the same strict rules as parsing a `String`.
+    ///
+    /// - Throws: ``JSONError`` for text that is not valid JSON (with the byte offset where reading stopped) or nests
+    ///   deeper than `maximumDepth`.
     public init(
         parsing bytes: some Collection<UInt8>,
         maximumDepth: Int = JSONValue.defaultMaximumDepth
@@ -37,7 +43,10 @@ extension JSONValue {
 }
 
 extension JSONObject {
-    /// Parses JSON text that must hold an object, else throws ``JSONError/notAnObject``.
+    /// Parses JSON text that must hold an object.
+    ///
+    /// - Throws: ``JSONError`` for text that is not valid JSON (with the byte offset where reading stopped) or nests
+    ///   deeper than `maximumDepth`, and ``JSONError/notAnObject`` for a value that is not an object.
     public init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONError) {
         guard case .object(let object) = try JSONValue(parsing: text, maximumDepth: maximumDepth) else {
             throw .notAnObject
@@ -45,7 +54,10 @@ extension JSONObject {
         self = object
     }
 
-    /// Parses UTF-8 bytes that must hold a JSON object, else throws ``JSONError/notAnObject``.
+    /// Parses UTF-8 bytes that must hold a JSON object.
+    ///
+    /// - Throws: ``JSONError`` for text that is not valid JSON (with the byte offset where reading stopped) or nests
+    ///   deeper than `maximumDepth`, and ``JSONError/notAnObject`` for a value that is not an object.
     public init(
         parsing bytes: some Collection<UInt8>,
         maximumDepth: Int = JSONValue.defaultMaximumDepth

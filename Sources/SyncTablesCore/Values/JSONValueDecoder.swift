@@ -18,11 +18,15 @@ public struct JSONValueDecoder: Sendable {
     public init() {}
 
     /// Decodes a value of the given type from a JSON value.
+    ///
+    /// - Throws: `DecodingError` when the value does not match what `T` decodes, and what `T`'s `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try ValueDecoder(value: value, codingPath: [], userInfo: userInfo).unbox(value, as: type, at: [])
     }
 
     /// Decodes a value of the given type from a JSON object.
+    ///
+    /// - Throws: `DecodingError` when the object does not match what `T` decodes, and what `T`'s `init(from:)` throws.
     public func decode<T: Decodable>(_ type: T.Type, from object: JSONObject) throws -> T {
         try decode(type, from: .object(object))
     }

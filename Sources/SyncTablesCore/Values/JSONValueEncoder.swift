@@ -19,6 +19,8 @@ public struct JSONValueEncoder: Sendable {
     public init() {}
 
     /// Encodes a value into a JSON value.
+    ///
+    /// - Throws: `EncodingError` for a value JSON cannot hold, and what `T`'s `encode(to:)` throws.
     public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         try encodeWithDateKeys(value).value
     }
@@ -29,6 +31,8 @@ public struct JSONValueEncoder: Sendable {
     /// ```swift
     /// let (value, dateKeys) = try JSONValueEncoder().encodeWithDateKeys(item)  // dateKeys: ["dueAt"]
     /// ```
+    ///
+    /// - Throws: `EncodingError` for a value JSON cannot hold, and what `T`'s `encode(to:)` throws.
     public func encodeWithDateKeys<T: Encodable>(_ value: T) throws -> (value: JSONValue, dateKeys: Set<String>) {
         let state = EncodingState(userInfo: userInfo)
         let node = try ValueEncoder(state: state, codingPath: []).box(value, at: [])

@@ -114,6 +114,10 @@ public final class SyncClient: Sendable {
     /// let url = client.configuration.url.appendingPathComponent("api/health")
     /// let response = try await client.send(TransportRequest(method: .get, url: url))
     /// ```
+    ///
+    /// - Throws: ``TransportError`` when no response arrives, `CancellationError` when the task is cancelled, and what
+    ///   the ``Configuration-swift.struct/requestDecorator`` or ``Configuration-swift.struct/onUnauthorized`` closure
+    ///   throws.
     public func send(_ request: TransportRequest, features: ZumoFeatures = []) async throws -> TransportResponse {
         var hasRetried = false
         while true {

@@ -38,7 +38,9 @@
         public let configuration: Configuration
         private let loop: CurlMultiLoop
 
-        /// Creates a transport and starts its thread; throws ``TransportError`` if libcurl cannot initialise.
+        /// Creates a transport and starts its thread.
+        ///
+        /// - Throws: ``TransportError`` when libcurl cannot initialise.
         public init(configuration: Configuration = Configuration()) throws(TransportError) {
             self.configuration = configuration
             loop = try CurlMultiLoop(configuration: configuration)
@@ -52,6 +54,8 @@
         package var loopForTesting: AnyObject { loop }
 
         /// Sends the request on the transport's thread and waits for the whole response.
+        ///
+        /// - Throws: ``TransportError`` when no response arrives, `CancellationError` when the task is cancelled.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
             try Task.checkCancellation()
             let transfer = CurlTransfer(request: request)

@@ -15,6 +15,8 @@
 /// }
 /// ```
 public protocol HTTPTransport: Sendable {
-    /// Sends the request and returns the response, throwing ``TransportError`` or `CancellationError`.
+    /// Sends the request and returns the response, whatever its status.
+    ///
+    /// - Throws: ``TransportError`` when no response arrives, `CancellationError` when the calling task is cancelled.
     func send(_ request: TransportRequest) async throws -> TransportResponse
 }

@@ -35,6 +35,8 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends the request through the session and waits for the whole response.
+    ///
+    /// - Throws: ``TransportError`` when no response arrives, `CancellationError` when the task is cancelled.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let urlRequest = Self.makeURLRequest(request)

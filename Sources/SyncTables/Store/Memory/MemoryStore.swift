@@ -16,30 +16,43 @@ public actor MemoryStore: LocalStore, CapableStore {
     public init() {}
 
     /// Creates or extends a table.
+    ///
+    /// - Throws: ``StoreError/invalidTableName(_:)`` for a name that is not an identifier, ``StoreError/closed`` after
+    ///   ``close()``.
     public func defineTable(_ definition: TableDefinition) throws {
         try checkOpen()
         try tables.define(definition)
     }
 
     /// The definitions of every table.
+    ///
+    /// - Throws: ``StoreError/closed`` after ``close()``.
     public func tableDefinitions() throws -> [TableDefinition] {
         try checkOpen()
         return tables.definitions
     }
 
     /// The rows matching a query, in its order.
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined, ``StoreError/invalidQuery(message:)`` for a
+    ///   query that cannot run, ``StoreError/closed`` after ``close()``.
     public func read(_ query: StoreQuery) throws -> [JSONObject] {
         try checkOpen()
         return try tables.read(query)
     }
 
     /// The number of rows a query selects.
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined, ``StoreError/invalidQuery(message:)`` for a
+    ///   query that cannot run, ``StoreError/closed`` after ``close()``.
     public func count(_ query: StoreQuery) throws -> Int {
         try checkOpen()
         return try tables.count(query)
     }
 
     /// The row with this id, or `nil`.
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined, ``StoreError/closed`` after ``close()``.
     public func lookup(table: String, id: String) throws -> JSONObject? {
         try checkOpen()
         return try tables.lookup(table: table, id: id)
@@ -57,6 +70,8 @@ public actor MemoryStore: LocalStore, CapableStore {
     }
 
     /// Runs `body` in a transaction: its changes are kept when it returns and undone when it throws.
+    ///
+    /// - Throws: What `body` throws (after rolling its changes back), and ``StoreError/closed`` after ``close()``.
     public func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) throws -> Result {
         try checkOpen()
         tables.beginTransaction()

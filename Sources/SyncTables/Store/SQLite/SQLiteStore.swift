@@ -34,11 +34,11 @@ public actor SQLiteStore: LocalStore {
 
     /// Opens the database file at `path`, creating it (and its tables) when needed.
     ///
-    /// Throws, leaving the file untouched, ``StoreError/corrupt(message:)`` for a file that is not a
-    /// database or is damaged, ``StoreError/truncated(message:)`` for a file cut short and
-    /// ``StoreError/keyRequired`` for what looks like an encrypted database (no SQLite header, a whole
-    /// number of pages); ``StoreError/cannotOpen(path:message:)`` when the file cannot be created or
-    /// opened, and ``StoreError/readOnly(message:)`` when it cannot be written.
+    /// - Throws: ``StoreError/corrupt(message:)`` for a file that is not a database or is damaged,
+    ///   ``StoreError/truncated(message:)`` for a file cut short and ``StoreError/keyRequired`` for what looks like an
+    ///   encrypted database (no SQLite header, a whole number of pages), each leaving the file untouched;
+    ///   ``StoreError/cannotOpen(path:message:)`` when the file cannot be created or opened, and
+    ///   ``StoreError/readOnly(message:)`` when it cannot be written.
     public init(path: String, configuration: Configuration = Configuration()) throws {
         try self.init(path: path, configuration: configuration, prepareConnection: { _ in })
     }
@@ -69,6 +69,9 @@ public actor SQLiteStore: LocalStore {
     }
 
     /// A store in a private in-memory database, gone when the store is released.
+    ///
+    /// - Throws: ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or
+    ///   ``StoreError/full(message:)`` when SQLite fails.
     public static func inMemory(configuration: Configuration = Configuration()) throws -> SQLiteStore {
         try SQLiteStore(path: ":memory:", configuration: configuration)
     }
@@ -81,24 +84,40 @@ public actor SQLiteStore: LocalStore {
     // MARK: LocalStore
 
     /// Creates or extends a table.
+    ///
+    /// - Throws: ``StoreError/invalidTableName(_:)`` for a name that is not an identifier,
+    ///   ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or ``StoreError/full(message:)``
+    ///   when SQLite fails, ``StoreError/closed`` after ``close()``.
     public func defineTable(_ definition: TableDefinition) throws {
         defer { publishTables() }
         try mappingStoreErrors { try openStorage().defineTable(definition) }
     }
 
     /// The definitions of every table.
+    ///
+    /// - Throws: ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or
+    ///   ``StoreError/full(message:)`` when SQLite fails, ``StoreError/closed`` after ``close()``.
     public func tableDefinitions() throws -> [TableDefinition] {
         defer { publishTables() }
         return try mappingStoreErrors { try openStorage().tableDefinitions() }
     }
 
     /// The rows matching a query, in its order.
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined, ``StoreError/invalidQuery(message:)`` for a
+    ///   query that cannot run, ``StoreError/invalidStoredData(table:id:message:)`` for a row that does not decode,
+    ///   ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or ``StoreError/full(message:)``
+    ///   when SQLite fails, ``StoreError/closed`` after ``close()``.
     public func read(_ query: StoreQuery) throws -> [JSONObject] {
         defer { publishTables() }
         return try mappingStoreErrors { try openStorage().read(query) }
     }
 
     /// The rows matching a query, each as its stored JSON text (see ``LocalStore/readJSON(_:)``).
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined, ``StoreError/invalidQuery(message:)`` for a
+    ///   query that cannot run, ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or
+    ///   ``StoreError/full(message:)`` when SQLite fails, ``StoreError/closed`` after ``close()``.
     public func readJSON(_ query: StoreQuery) throws -> [[UInt8]] {
         defer { publishTables() }
         return try mappingStoreErrors { try openStorage().readJSON(query) }
@@ -116,6 +135,10 @@ public actor SQLiteStore: LocalStore {
     }
 
     /// The number of rows a query selects.
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined, ``StoreError/invalidQuery(message:)`` for a
+    ///   query that cannot run, ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or
+    ///   ``StoreError/full(message:)`` when SQLite fails, ``StoreError/closed`` after ``close()``.
     public func count(_ query: StoreQuery) throws -> Int {
         defer { publishTables() }
         return try mappingStoreErrors { try openStorage().count(query) }
@@ -124,6 +147,11 @@ public actor SQLiteStore: LocalStore {
     /// The row with this id, or `nil`.
     ///
     /// A file store answers on the caller's thread through a second connection that sees the last commit.
+    ///
+    /// - Throws: ``StoreError/unknownTable(_:)`` for a table never defined,
+    ///   ``StoreError/invalidStoredData(table:id:message:)`` for a row that does not decode,
+    ///   ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or ``StoreError/full(message:)``
+    ///   when SQLite fails, ``StoreError/closed`` after ``close()``.
     public nonisolated func lookup(table: String, id: String) async throws -> JSONObject? {
         switch lookupConnection?.lookup(table: table, id: id) ?? .unavailable {
         case .absent:
@@ -146,6 +174,10 @@ public actor SQLiteStore: LocalStore {
     }
 
     /// Runs `body` in one SQLite transaction (`BEGIN IMMEDIATE`); rolls back everything if it throws.
+    ///
+    /// - Throws: What `body` throws (after rolling everything back), ``StoreError/database(code:message:sql:)``,
+    ///   ``StoreError/busy(message:)`` or ``StoreError/full(message:)`` when SQLite fails, ``StoreError/closed`` after
+    ///   ``close()``.
     public func write<Result: Sendable>(_ body: @Sendable (any StoreTransaction) throws -> Result) throws -> Result {
         let storage = try openStorage()
         let transaction = SQLiteTransaction(storage: storage)
@@ -157,6 +189,9 @@ public actor SQLiteStore: LocalStore {
     }
 
     /// Closes the database; later calls throw ``StoreError/closed``.
+    ///
+    /// - Throws: ``StoreError/database(code:message:sql:)``, ``StoreError/busy(message:)`` or
+    ///   ``StoreError/full(message:)`` when SQLite fails to close the database.
     public func close() throws {
         guard let storage else { return }
         self.storage = nil

@@ -75,6 +75,33 @@ struct SyncEngineFailureTests {
         }
     }
 
+    @Test func aRevertThatCannotFetchTheServersCopyThrowsASyncErrorAndKeepsTheDeadOperation() async throws {
+        try await SyncHarness.with { harness in
+            let device = try await EngineDevice.make(harness)
+            try await device.todos.insert(TodoItem(id: "a", text: "server"))
+            await device.engine.syncNow()
+            try await harness.controls.addFault(
+                FaultRule(method: "PATCH", path: "/tables/TodoItem/a", occurrence: nil, action: .respond(status: 422)))
+            try await edit("a", to: "local", on: device.todos)
+            await device.engine.syncNow()
+            let dead = try #require(try await device.context.deadOperations().first)
+            try await harness.controls.addFault(
+                FaultRule(method: "GET", path: "/tables/TodoItem/a", occurrence: nil, action: .respond(status: 500)))
+
+            let error = await #expect(throws: SyncError.self) {
+                try await device.context.revertToServer(operationId: dead.id)
+            }
+
+            guard case .server(let failure) = error else {
+                Issue.record("expected SyncError.server, got \(String(describing: error))")
+                return
+            }
+            #expect(failure.status == 500)
+            #expect(try await device.context.deadOperations().map(\.id) == [dead.id])
+            #expect(try await device.todos.lookup(id: "a")?.text == "local")
+        }
+    }
+
     @Test func aLocalWriteToADeadItemRevivesItsOperation() async throws {
         try await SyncHarness.with { harness in
             let device = try await EngineDevice.make(harness)

@@ -1,3 +1,4 @@
+@_spi(SyncTablesTools) import SyncTablesCore
 import Testing
 
 @_spi(SyncTablesTools) @testable import SyncTables
@@ -40,6 +41,19 @@ struct BroadcasterTests {
         #expect(await Array(everything) == ["a", "b"])
     }
 
+    @Test func aTransformingSubscriberHearsWhatItMapsAtPublishTimeAndNothingItLeavesOut() async {
+        let events = Broadcaster<Int>(bufferLimit: 10)
+        let counter = LockedCounter()
+        let stream = events.subscribe { number -> String? in
+            number.isMultiple(of: 2) ? "\(number)@\(counter.next())" : nil
+        }
+        for number in 1...4 { events.publish(number) }
+        // Mapped as each was published, before the consumer read any of them.
+        #expect(counter.value == 2)
+        events.finish()
+        #expect(await Array(stream) == ["2@1", "4@2"])
+    }
+
     @Test func aValueBroadcasterStartsEachStreamWithTheCurrentValueAndPublishesOnlyChanges() async {
         let state = Broadcaster(current: "idle")
         state.send("syncing")
@@ -73,6 +87,20 @@ struct BroadcasterTests {
         // Publishing to no one must not fail; the stream's end removed its continuation.
         events.publish(1)
         #expect(events.subscriberCount == 0)
+    }
+}
+
+/// A count that a `@Sendable` closure can move on.
+private final class LockedCounter: Sendable {
+    private let count = LockedState(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    func next() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
+        }
     }
 }
 
