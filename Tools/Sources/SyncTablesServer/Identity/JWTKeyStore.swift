@@ -35,7 +35,7 @@ actor JWTKeyStore {
         let mayReload = now.timeIntervalSince(lastAttempt) >= minimumReloadInterval
         let unknown = kid != nil && current.key(for: kid) == nil
         let stale = now.timeIntervalSince(loadedAt) >= refreshInterval
-        if (unknown || stale) && mayReload || reloading != nil { await reload() }
+        if ((unknown || stale) && mayReload) || reloading != nil { await reload() }
         return current
     }
 

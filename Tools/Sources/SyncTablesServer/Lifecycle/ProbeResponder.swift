@@ -40,7 +40,7 @@ struct ProbeResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == 
     /// The metrics in the Prometheus text format, or 401 without the metrics token.
     private func metricsResponse(_ request: Request) -> Response {
         if case .token(let expected) = metricsAccess,
-            !RequestAuthenticator.tokens(of: request).contains(expected)
+            !RequestAuthenticator.tokens(of: request).contains(where: { RequestAuthenticator.matches($0, expected) })
         {
             return AuthenticationFailure.wrongToken.error.response
         }
