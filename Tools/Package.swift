@@ -64,6 +64,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // The server's `--tables` declarations (YAML): the parser the Swift ecosystem uses, on libyaml.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // The server's JWT identity: token parsing, JWKS and signature checks (`sync-server --jwt-keys`).
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        // The server's `/metrics` in the Prometheus text format, one registry per server.
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // `swift package generate-documentation` (DocC) of SyncTablesServer; a command plugin, never linked.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -95,6 +99,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The test controls a test or a development server installs in a SyncServer; the server itself has none.
@@ -207,6 +213,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The late-commit tests hold a transaction open in a database session of their own.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The identity tests sign tokens of every algorithm and serve a key set over HTTP.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ] + subprocess
         ),
         .testTarget(

@@ -29,12 +29,16 @@ public final class SyncServer: Sendable {
 
     private let storage: any TableStorage
     private let tables: TableService
+    private let authenticator: RequestAuthenticator
+    private let metrics = ServerMetrics()
     private let state = LockedState(RunningState())
     private let drain = ServerDrain()
 
     /// Opens the storage and prepares the server; nothing listens until ``start()`` or ``run()``.
     public init(configuration: SyncServerConfiguration) async throws {
         self.configuration = configuration
+        authenticator = try await RequestAuthenticator(
+            configuration.authentication, clock: configuration.clock, logger: configuration.logger)
         switch configuration.storage {
         case .file(let path):
             storage = SQLiteTableStorage(store: try await Self.openFileStore(path: path), ownsStore: true)
@@ -117,12 +121,17 @@ public final class SyncServer: Sendable {
                 """)
         }
         let started = StartSignal()
-        let responder = SyncResponder(configuration: configuration, tables: tables, middleware: middleware)
+        let responder = SyncResponder(
+            configuration: configuration, tables: tables, middleware: middleware, authenticator: authenticator,
+            rateLimiter: configuration.rateLimit.map { RateLimiter(limit: $0, clock: configuration.clock) },
+            metrics: metrics)
         let limits = configuration.connectionLimits
         let application = Application(
-            responder: ProbeResponder(
-                next: CompressingResponder(inner: responder, compression: configuration.responseCompression),
-                storage: storage, drain: drain),
+            responder: ObservingResponder(
+                next: ProbeResponder(
+                    next: CompressingResponder(inner: responder, compression: configuration.responseCompression),
+                    storage: storage, drain: drain, metrics: metrics, metricsAccess: configuration.metrics),
+                metrics: metrics),
             server: GuardedHTTP1Channel.builder(limits: limits),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port),

@@ -27,8 +27,31 @@ public struct SyncServerConfiguration: Sendable {
     public var declaredTables: TableDeclarations?
     /// Whether DELETE answers 204 with no body (the .NET server) instead of 200 with the deleted item (Node).
     public var deleteReturnsNoContent: Bool
+    /// How the server learns who sends a request: ``Authentication/none`` unless changed. See <doc:Identity>.
+    public var authentication: Authentication
     /// A static token every request must carry as `Authorization: Bearer <token>` or `X-ZUMO-AUTH`; `nil` for none.
-    public var authToken: String?
+    ///
+    /// The development shorthand for ``authentication`` `=` ``Authentication/staticToken(_:)``: setting a token
+    /// replaces any other authentication, and setting `nil` turns a static token off (and leaves JWT
+    /// verification as it is).
+    public var authToken: String? {
+        get {
+            if case .staticToken(let token) = authentication { token } else { nil }
+        }
+        set {
+            if let newValue {
+                authentication = .staticToken(newValue)
+            } else if authToken != nil {
+                authentication = .none
+            }
+        }
+    }
+    /// How many requests each caller may send: no limit (`nil`) unless set. See <doc:Identity>.
+    public var rateLimit: RateLimit?
+    /// Who may read the Prometheus metrics at `GET /metrics`: anyone unless changed.
+    public var metrics: MetricsAccess = .open
+    /// The source of time for token expiry and rate limits (a `ManualSyncClock` in tests).
+    package var clock: any SyncClock = SystemSyncClock()
     /// The largest request body accepted, in bytes; larger bodies are refused with 413.
     public var maxBodySize: Int
     /// The most operations one `POST /sync/batch` request may carry; `0` turns the batch extension off (the
@@ -97,7 +120,7 @@ public struct SyncServerConfiguration: Sendable {
         self.softDelete = softDelete
         self.declaredTables = declaredTables
         self.deleteReturnsNoContent = deleteReturnsNoContent
-        self.authToken = authToken
+        self.authentication = authToken.map(Authentication.staticToken) ?? .none
         self.maxBodySize = maxBodySize
         self.maxBatchOperations = maxBatchOperations
         self.maxTableProperties = maxTableProperties

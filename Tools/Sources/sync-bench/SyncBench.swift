@@ -9,7 +9,7 @@ struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync-bench",
         abstract: "Benchmarks SyncTables next to raw SQLite / raw HTTP baselines measured in the same run.",
-        subcommands: [Local.self, Server.self, Push.self, Pull.self, Engine.self, Serve.self]
+        subcommands: [Local.self, Server.self, Identity.self, Push.self, Pull.self, Engine.self, Serve.self]
     )
 }
 
@@ -127,6 +127,26 @@ extension SyncBench {
                 inserts: inserts, rows: rows, gets: gets, transportGets: transportGets, pageSize: pageSize,
                 pagingRows: pagingRows, pagingRounds: pagingRounds)
             try await ServerSuite(sizes: sizes, reporter: common.reporter).run()
+        }
+    }
+
+    /// What identity and row scoping cost the server.
+    struct Identity: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "POST and filtered GET with JWT verification and owner scoping vs static token, dev mode.")
+
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Rows seeded in each server's table.") var rows = 20_000
+        @Option(help: "Requests of each kind per round and server.") var requests = 1_000
+        @Option(help: "Measured rounds (after one warm-up round).") var rounds = 5
+        @Option(help: "The page size and $top of each GET.") var pageSize = 50
+        @Option(help: "Serve from this PostgreSQL database (postgres://user@host:port/db) instead of SQLite.")
+        var database: String?
+
+        func run() async throws {
+            let sizes = IdentitySuite.Sizes(rows: rows, requests: requests, rounds: rounds, pageSize: pageSize)
+            let storage = try database.map { try PostgresStorage(url: $0) }
+            try await IdentitySuite(sizes: sizes, reporter: common.reporter, database: storage).run()
         }
     }
 

@@ -77,6 +77,9 @@ struct CommandLineTests {
             ["--page-size", "0"], ["--port", "70000"], ["--log-level", "loud"], ["--max-connections", "0"],
             ["--header-timeout", "0"], ["--body-timeout", "-1"], ["--idle-timeout", "nan"],
             ["--max-table-properties", "0"], ["--pool-size", "0"], ["--database", "postgres://u@h/db"],
+            ["--jwt-keys", "keys.json", "--auth-token", "t"], ["--jwt-issuer", "https://idp.example/"],
+            ["--jwt-keys", "http://idp.example/jwks.json"], ["--jwt-keys", "/nonexistent/jwks.json"],
+            ["--rate-limit", "0"], ["--rate-burst", "5"], ["--no-metrics", "--metrics-token", "t"],
         ]
         for arguments in invalid {
             let result = try await Subprocess.run(

@@ -13,11 +13,11 @@ extension SyncResponder {
     {
         switch path {
         case CapabilitiesDocument.path:
-            try await checkAccess(request, query: query)
+            try await checkAccess(request, query: query, context: context)
             guard request.method == .get else { throw methodNotAllowed(request, allowed: "GET") }
             return .respond(JSONResponse.json(CapabilitiesDocument.document(configuration), status: .ok))
         case CapabilitiesDocument.batchPath where configuration.maxBatchOperations > 0:
-            try await checkAccess(request, query: query)
+            try await checkAccess(request, query: query, context: context)
             guard request.method == .post else { throw methodNotAllowed(request, allowed: "POST") }
             let operations = try BatchOperation.list(from: body, limit: configuration.maxBatchOperations)
             return try await runBatch(operations, of: request, context: context)
@@ -63,8 +63,8 @@ extension SyncResponder {
         return Request(head: head, body: RequestBody(buffer: ByteBuffer(bytes: body)))
     }
 
-    private func checkAccess(_ request: Request, query: QueryString) async throws {
-        _ = try await authenticate(request)
+    private func checkAccess(_ request: Request, query: QueryString, context: Context) async throws {
+        _ = try await authenticate(request, context: context)
         try APIVersion.check(request, query: query)
     }
 

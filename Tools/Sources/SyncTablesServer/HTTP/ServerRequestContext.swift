@@ -7,6 +7,9 @@ struct ServerRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The connection the request arrived on.
     let channel: any Channel
+    /// What the request's credentials prove, worked out once when the request arrives (a batch's operations
+    /// share their batch's).
+    var identity: Result<Caller, AuthenticationFailure>?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

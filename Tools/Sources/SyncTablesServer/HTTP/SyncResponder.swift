@@ -3,18 +3,35 @@ import Hummingbird
 import Logging
 import SyncTables
 
-/// Answers every request: body limit, middleware (the test controls, when installed), auth, version check,
-/// then the table routes.
+/// Answers every request: identity and rate limit, body limit, middleware (the test controls, when
+/// installed), auth, version check, then the table routes.
 struct SyncResponder: HTTPResponder {
     typealias Context = ServerRequestContext
 
     let configuration: SyncServerConfiguration
     let tables: TableService
     let middleware: [any ServerMiddleware]
+    let authenticator: RequestAuthenticator
+    let rateLimiter: RateLimiter?
+    let metrics: ServerMetrics
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
-        let outcome = await handleOrRespond(request, context: context)
+        var context = context
+        let identity: Result<Caller, AuthenticationFailure>
+        do {
+            identity = .success(try await authenticator.authenticate(request))
+        } catch {
+            identity = .failure(error)
+        }
+        context.identity = identity
+        let outcome: RequestOutcome
+        if let wait = rateLimiter?.take(for: rateLimitKey(identity, context: context)) {
+            metrics.recordRateLimited()
+            outcome = .respond(Self.tooManyRequests(retryAfter: wait))
+        } else {
+            outcome = await handleOrRespond(request, context: context)
+        }
         let response: Response
         switch outcome {
         case .respond(let answer):
@@ -84,7 +101,8 @@ struct SyncResponder: HTTPResponder {
             path: path,
             query: query,
             body: try request.body(),
-            localAuthority: localAuthority
+            localAuthority: localAuthority,
+            context: context
         )
         return .respond(response)
     }
@@ -94,9 +112,10 @@ struct SyncResponder: HTTPResponder {
         path: String,
         query: QueryString,
         body: [UInt8],
-        localAuthority: String
+        localAuthority: String,
+        context: Context
     ) async throws -> Response {
-        let caller = try await authenticate(request)
+        let caller = try await authenticate(request, context: context)
         let components = try path.split(separator: "/", omittingEmptySubsequences: true).map {
             component throws(ServerError) in try QueryString.percentDecode(component)
         }
@@ -116,10 +135,41 @@ struct SyncResponder: HTTPResponder {
         return try await routes.item(request, table: table, id: id, query: query, body: body)
     }
 
-    /// The caller a request's credentials prove; throws 401 when they prove none.
-    func authenticate(_ request: Request) async throws -> Caller {
-        if let token = configuration.authToken { try StaticTokenCheck.check(request, token: token) }
-        return .development
+    /// The caller a request's credentials prove (as worked out when it arrived); throws 401 when they prove none.
+    func authenticate(_ request: Request, context: Context) async throws -> Caller {
+        let identity: Result<Caller, AuthenticationFailure>
+        if let known = context.identity {
+            identity = known
+        } else {
+            do {
+                identity = .success(try await authenticator.authenticate(request))
+            } catch {
+                identity = .failure(error)
+            }
+        }
+        switch identity {
+        case .success(let caller):
+            return caller
+        case .failure(let failure):
+            metrics.recordAuthenticationFailure(failure)
+            context.logger.debug("Unauthorized", metadata: ["reason": "\(failure.rawValue)"])
+            throw failure.error
+        }
+    }
+
+    /// Whose bucket a request is taken from: its subject's, else its client address's.
+    private func rateLimitKey(_ identity: Result<Caller, AuthenticationFailure>, context: Context) -> String {
+        if case .success(let caller) = identity, let subject = caller.subject { return "subject:" + subject }
+        return "address:" + (context.channel.remoteAddress?.ipAddress ?? "unknown")
+    }
+
+    /// The 429 answer, with `Retry-After` in whole seconds (at least one).
+    private static func tooManyRequests(retryAfter wait: Duration) -> Response {
+        let seconds = max(1, Int(wait.seconds.rounded(.up)))
+        return ServerError(
+            .tooManyRequests, "Too many requests; retry after \(seconds) seconds.",
+            headers: [.retryAfter: String(seconds)]
+        ).response
     }
 
     /// Maps any failure to a JSON error response; only unexpected failures become 500.

@@ -7,19 +7,23 @@ import SyncTablesCore
 /// - `GET /health`: 200 while the process serves at all.
 /// - `GET /ready`: 200 when the database answers and the server's tables are in place and it is not shutting
 ///   down; 503 otherwise, with the reason in the body.
+/// - `GET /metrics`: the Prometheus metrics, to anyone or with the metrics token as ``MetricsAccess`` says.
 struct ProbeResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == ServerRequestContext {
     typealias Context = ServerRequestContext
 
     let next: Next
     let storage: any TableStorage
     let drain: ServerDrain
+    let metrics: ServerMetrics
+    let metricsAccess: MetricsAccess
 
     /// How long `/ready` waits for the database before it answers 503.
     static var readinessTimeout: Duration { .seconds(2) }
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
-        guard path == "/health" || path == "/ready" else {
+        let isMetrics = path == "/metrics" && metricsAccess != .off
+        guard path == "/health" || path == "/ready" || isMetrics else {
             return try await drain.serving { try await next.respond(to: request, context: context) }
         }
         guard request.method == .get || request.method == .head else {
@@ -28,8 +32,22 @@ struct ProbeResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == 
                 headers: [.allow: "GET, HEAD"]
             ).response
         }
+        if isMetrics { return metricsResponse(request) }
         if path == "/health" { return JSONResponse.json(Self.status("alive"), status: .ok) }
         return await readiness()
+    }
+
+    /// The metrics in the Prometheus text format, or 401 without the metrics token.
+    private func metricsResponse(_ request: Request) -> Response {
+        if case .token(let expected) = metricsAccess,
+            !RequestAuthenticator.tokens(of: request).contains(where: { RequestAuthenticator.matches($0, expected) })
+        {
+            return AuthenticationFailure.wrongToken.error.response
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
     }
 
     private func readiness() async -> Response {

@@ -86,11 +86,13 @@ struct ChildServer: Sendable {
     /// Sends one request on a fresh connection and returns the response (with `ZUMO-API-VERSION` unless
     /// `apiVersion` is `nil`).
     func send(
-        _ method: HTTPRequest.Method, _ path: String, json: String? = nil, apiVersion: String? = "2.0.0"
+        _ method: HTTPRequest.Method, _ path: String, json: String? = nil, headers: [String: String] = [:],
+        apiVersion: String? = "2.0.0"
     ) async throws -> HTTPResult {
         var fields = HTTPFields()
         if let apiVersion { fields[HTTPField.Name("ZUMO-API-VERSION")!] = apiVersion }
         if json != nil { fields[.contentType] = "application/json" }
+        for (name, value) in headers { fields[HTTPField.Name(name)!] = value }
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(60)))
         client.connect()
         do {

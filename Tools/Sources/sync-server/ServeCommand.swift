@@ -4,23 +4,18 @@ import Logging
 import SyncTablesServer
 import SyncTablesServerTesting
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// `sync-server`: the SyncTables reference backend (Azure Mobile Apps table protocol v2).
-@main
-struct SyncServerCommand: AsyncParsableCommand {
+/// `sync-server serve`, the default command: the SyncTables reference backend (Azure Mobile Apps table protocol v2).
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync-server",
-        abstract: "Serve sync tables over HTTP (Azure Mobile Apps table protocol v2).",
+        commandName: "serve",
+        abstract: "Serve sync tables over HTTP (Azure Mobile Apps table protocol v2). The default command.",
         discussion: """
-            Tables are created on first use unless --tables declares them. Stop with Ctrl-C (SIGINT) or SIGTERM: /ready answers 503 at once and
-            requests in flight finish first (at most --drain-timeout seconds). GET /health and GET /ready are the
-            probes for a load balancer.
+            Tables are created on first use unless --tables declares them. Stop with Ctrl-C (SIGINT) or SIGTERM:
+            /ready answers 503 at once and requests in flight finish first (at most --drain-timeout seconds). GET /health and GET /ready are the
+            probes for a load balancer; GET /metrics serves Prometheus metrics.
             Example: sync-server --port 8080 --db ./server.sqlite --soft-delete
+            With identities: sync-server --jwt-keys https://<tenant>/.well-known/jwks.json --jwt-issuer https://<tenant>/ \\
+              --jwt-audience <api>   (for development: sync-server dev-token --sub alice, then --jwt-keys <its key file>)
             """
     )
 
@@ -68,7 +63,8 @@ struct SyncServerCommand: AsyncParsableCommand {
     @Flag(help: "Answer DELETE with 204 and no body (as the .NET server does) instead of 200 with the item.")
     var deleteNoContent = false
 
-    @Option(help: "Require this token as 'Authorization: Bearer <token>' or 'X-ZUMO-AUTH' (else 401).")
+    @Option(
+        help: "Development: require this static token as 'Authorization: Bearer <token>' or 'X-ZUMO-AUTH' (else 401).")
     var authToken: String?
 
     @Option(
@@ -79,6 +75,42 @@ struct SyncServerCommand: AsyncParsableCommand {
         )
     )
     var tables: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Require JSON Web Tokens signed by a key of this JSON Web Key Set: a file, or an https URL (jwks_uri).",
+            discussion:
+                "Keys are read again when a token names an unknown key id (at most every --jwt-reload-interval seconds) and hourly.",
+            valueName: "file-or-url"))
+    var jwtKeys: String?
+
+    @Option(help: "With --jwt-keys: the issuer (iss) every token must carry.")
+    var jwtIssuer: String?
+
+    @Option(help: "With --jwt-keys: the audience every token's aud must include.")
+    var jwtAudience: String?
+
+    @Option(help: "With --jwt-keys: how many seconds a token's exp and nbf may be off from this server's clock.")
+    var jwtLeeway = 60.0
+
+    @Option(help: "With --jwt-keys: the fewest seconds between two key reloads caused by an unknown key id.")
+    var jwtReloadInterval = 30.0
+
+    @Option(
+        help: "Limit each caller (token subject, else client address) to this many requests per second (429 beyond).")
+    var rateLimit: Double?
+
+    @Option(help: "With --rate-limit: the most requests a caller may send at once (default: one second's worth).")
+    var rateBurst: Int?
+
+    @Option(
+        help:
+            "Serve GET /metrics only with 'Authorization: Bearer <token>' (by default anyone who reaches the server may read it)."
+    )
+    var metricsToken: String?
+
+    @Flag(help: "Do not serve GET /metrics.")
+    var noMetrics = false
 
     @Option(help: "The largest request body in bytes (larger is refused with 413).")
     var maxBodySize = 1024 * 1024
@@ -128,6 +160,7 @@ struct SyncServerCommand: AsyncParsableCommand {
         guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard poolSize > 0 else { throw ValidationError("--pool-size must be positive.") }
+        try validateIdentityOptions()
         if let url = databaseURL {
             guard !inMemory else { throw ValidationError("--in-memory and --database cannot be combined.") }
             do {
@@ -172,7 +205,7 @@ struct SyncServerCommand: AsyncParsableCommand {
             maxTop: maxTop,
             softDelete: softDeletePolicy,
             deleteReturnsNoContent: deleteNoContent,
-            authToken: authToken,
+            authToken: nil,
             maxBodySize: maxBodySize,
             maxBatchOperations: maxBatchOperations,
             maxTableProperties: maxTableProperties,
@@ -190,6 +223,11 @@ struct SyncServerCommand: AsyncParsableCommand {
         configuration.declaredTables = try declaredTables()
         configuration.responseCompression = ResponseCompression(
             minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
+        configuration.authentication = authentication
+        configuration.rateLimit = rateLimit.map {
+            RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, Int($0.rounded(.up))))
+        }
+        configuration.metrics = noMetrics ? .off : metricsToken.map(MetricsAccess.token) ?? .open
         configuration.enableTestControls = enableTestControls
         if enableTestControls {
             logger.warning(
@@ -202,6 +240,47 @@ struct SyncServerCommand: AsyncParsableCommand {
         } catch  where PortCheck.isAddressInUse(error) {
             throw portInUse()
         }
+    }
+
+    private func validateIdentityOptions() throws {
+        if jwtKeys != nil, authToken != nil {
+            throw ValidationError("--auth-token and --jwt-keys cannot be combined.")
+        }
+        if jwtKeys == nil, jwtIssuer != nil || jwtAudience != nil {
+            throw ValidationError("--jwt-issuer and --jwt-audience need --jwt-keys.")
+        }
+        if let jwtKeys, case .url(let url) = JWTVerification.KeySource(argument: jwtKeys),
+            url.scheme?.lowercased() == "http",
+            !["127.0.0.1", "::1", "localhost"].contains(url.host?.lowercased() ?? "")
+        {
+            throw ValidationError("--jwt-keys must be an https URL (plain http only on a loopback host).")
+        }
+        guard jwtLeeway >= 0, jwtLeeway.isFinite else { throw ValidationError("--jwt-leeway must not be negative.") }
+        guard jwtReloadInterval >= 0, jwtReloadInterval.isFinite else {
+            throw ValidationError("--jwt-reload-interval must not be negative.")
+        }
+        if let rateLimit {
+            guard rateLimit > 0, rateLimit.isFinite else { throw ValidationError("--rate-limit must be positive.") }
+        }
+        if let rateBurst {
+            guard rateLimit != nil else { throw ValidationError("--rate-burst needs --rate-limit.") }
+            guard rateBurst > 0 else { throw ValidationError("--rate-burst must be positive.") }
+        }
+        if noMetrics, metricsToken != nil {
+            throw ValidationError("--no-metrics and --metrics-token cannot be combined.")
+        }
+    }
+
+    /// `--jwt-keys` (with its issuer and audience), else `--auth-token`, else none.
+    private var authentication: Authentication {
+        if let jwtKeys {
+            return .jwt(
+                JWTVerification(
+                    keys: JWTVerification.KeySource(argument: jwtKeys), issuer: jwtIssuer, audience: jwtAudience,
+                    leeway: .milliseconds(Int64(jwtLeeway * 1000)),
+                    minimumReloadInterval: .milliseconds(Int64(jwtReloadInterval * 1000))))
+        }
+        return authToken.map(Authentication.staticToken) ?? .none
     }
 
     /// `--database`, else `SYNC_SERVER_DATABASE_URL` when set and not empty.
@@ -224,40 +303,5 @@ struct SyncServerCommand: AsyncParsableCommand {
                 "sync-server: error: port \(port) is in use on \(host); stop the other server or pick another --port\n"
                     .utf8))
         return ExitCode(1)
-    }
-}
-
-/// Whether another process already listens on a port, checked before the server starts so that a busy
-/// port is one clear line instead of a bind error from deep inside the HTTP stack.
-enum PortCheck {
-    /// `true` when `port` on the IPv4 address `host` cannot be bound because it is in use. Other hosts
-    /// (names, IPv6) and port 0 are not checked: the server's own bind reports them.
-    static func isInUse(host: String, port: Int) -> Bool {
-        guard port > 0, port <= 65535 else { return false }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return false }
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        // The server binds with SO_REUSEADDR too, so only a port that is really taken fails here.
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result != 0 && errno == EADDRINUSE
-    }
-
-    /// `true` when an error thrown while starting the server says the address is in use.
-    static func isAddressInUse(_ error: any Error) -> Bool {
-        String(describing: error).contains("Address already in use")
     }
 }
