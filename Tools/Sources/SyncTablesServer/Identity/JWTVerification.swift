@@ -4,7 +4,7 @@ import Foundation
 /// JSON Web Key Set, and (when set) its issuer and audience, within its validity period.
 ///
 /// The accepted algorithms are RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512 and EdDSA for
-/// keys of the set, and HS256, HS384 and HS512 for symmetric keys (`"kty": "oct"`) in a key set file. A
+/// keys of the set, and HS256, HS384 and HS512 for shared secrets in it (`"kty": "oct"`). A
 /// token's `alg` must be the algorithm of the key its `kid` names; `none` is never accepted. A token must
 /// carry `sub` and `exp`.
 ///
