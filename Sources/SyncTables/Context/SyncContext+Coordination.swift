@@ -12,6 +12,13 @@ extension SyncContext {
         }
     }
 
+    /// Runs `body` as the context's only sync action, or throws ``SyncError/syncActionInProgress`` at once
+    /// when another one runs or waits (a wipe does not queue up behind a push unless asked to).
+    func withSyncActionIfIdle<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        guard !syncActionRunning else { throw SyncError.syncActionInProgress }
+        return try await withSyncAction(body)
+    }
+
     private func runAsSyncAction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         while syncActionRunning {
             await withCheckedContinuation { syncActionWaiters.append($0) }

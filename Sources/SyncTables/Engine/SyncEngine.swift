@@ -181,11 +181,30 @@ public actor SyncEngine {
                     await self?.refreshQueueSize()
                 case .deadOperationsRetried, .operationDeadLettered:
                     await self?.refreshQueueStatistics()  // the dead count changed
+                case .storeWiped:
+                    await self?.storeWiped()
                 default:
                     break
                 }
             }
         }
+    }
+
+    /// The context's store was wiped: what the engine remembers of it goes too. Every definition is due
+    /// again (its next pull is a full pull), the failed cycles and a backoff or open breaker are forgotten
+    /// (the wipe removed the persisted backoff), and the status shows the empty queue. Waiting for new
+    /// credentials (``SyncEngineState/blockedAuth``) is kept: that is about the server, not the store.
+    func storeWiped() async {
+        lastPulled = Array(repeating: nil, count: definitions.count)
+        failedCycles = 0
+        reconnectProbeAllowed = false
+        switch settledState {
+        case .backoff, .paused: setState(.idle)
+        default: break
+        }
+        scheduler = SyncScheduler(definitions: definitions, now: clock.now())
+        await refreshQueueStatistics()
+        wake()
     }
 
     // MARK: Running
@@ -200,6 +219,8 @@ public actor SyncEngine {
         if state == .stopped { setState(.idle) }
         await refreshQueueStatistics()
         listenToEvents()
+        // The store is the truth (a wipe, say, may have removed the backoff and pull times since a stop).
+        failedCycles = 0
         if let persisted = try? await context.engineBackoff() {
             failedCycles = persisted.failures
             if persisted.until > clock.now() {
@@ -207,7 +228,7 @@ public actor SyncEngine {
                 setState(breakerOpen ? .paused(until: persisted.until) : .backoff(until: persisted.until))
             }
         }
-        for (index, definition) in definitions.enumerated() where lastPulled[index] == nil {
+        for (index, definition) in definitions.enumerated() {
             lastPulled[index] = try? await context.lastPullTime(table: definition.table, queryId: definition.queryId)
         }
         await listenToNetwork()
