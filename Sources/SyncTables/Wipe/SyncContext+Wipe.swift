@@ -31,10 +31,10 @@ extension SyncContext {
     @discardableResult
     public func wipe(waitingForSync: Bool = false) async throws -> WipeSummary {
         let wipe = Wipe(
-            store: store, queue: queue, pushLease: pushLease, events: eventBroadcaster, notifier: changeNotifier)
+            store: store, pushLease: pushLease, events: eventBroadcaster, notifier: changeNotifier)
         if waitingForSync {
             return try await withSyncAction { try await wipe.runWaitingForLease(interval: .milliseconds(50)) }
         }
-        return try await withSyncActionIfIdle { try await wipe.run() }
+        return try await withSyncAction(refusingWhenBusy: true) { try await wipe.run() }
     }
 }

@@ -10,8 +10,6 @@ import Foundation
 /// growing (``survivingConfigKeys``).
 struct Wipe: Sendable {
     let store: any LocalStore
-    /// The queue whose operations go, with their errors and retry records.
-    let queue: OperationQueue
     /// The lease another pusher of the same store file would hold.
     let pushLease: PushLease
     /// Where the wipe's event goes.
@@ -24,7 +22,8 @@ struct Wipe: Sendable {
         SystemConfig.schemaVersionKey, SystemConfig.operationSequenceKey, SystemConfig.historySequenceKey,
     ]
 
-    /// The system tables a wipe empties with a plain delete (the queue and `__config` have their own rules).
+    /// The system tables a wipe empties with a plain delete (`__errors`, `__retries`, `__history`): the queue
+    /// and `__config` have their own rules.
     private static func isEmptiedWhole(_ table: String) -> Bool {
         table != SystemTables.config && table != SystemTables.operations
     }
@@ -60,10 +59,14 @@ struct Wipe: Sendable {
         // with the rest of `__config` below.
         try pushLease.take(in: transaction)
         var summary = WipeSummary()
+        // Counted first: removing an operation removes its errors.
+        summary.errors = try transaction.count(StoreQuery(table: SystemTables.errors))
 
         // The queue first: a store may keep pointers from rows to their operations.
         let operations = try transaction.queuedOperations(.all)
-        try queue.remove(operations, in: transaction)
+        // Their errors and retry records go with the whole tables below.
+        if !operations.isEmpty { try transaction.removeQueuedOperations(operations) }
+        try OperationQueue.recordHighestSequence(removing: operations, in: transaction)
         summary.operations = operations.count
         summary.deadOperations = operations.filter { $0.state == .dead }.count
 
@@ -74,7 +77,6 @@ struct Wipe: Sendable {
             if name.hasPrefix(SystemTables.reservedPrefix) {
                 guard Self.isEmptiedWhole(name) else { continue }
                 let removed = try transaction.delete(StoreQuery(table: name))
-                if name == SystemTables.errors { summary.errors = removed }
                 if name == SystemTables.history { summary.historyEntries = removed }
             } else {
                 summary.rows += try transaction.delete(StoreQuery(table: name))
