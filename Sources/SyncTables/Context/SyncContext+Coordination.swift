@@ -6,13 +6,21 @@ extension SyncContext {
     ///
     /// The action runs with the store's preferred executor (if it has one): a push or pull makes several
     /// store calls per operation or page, and each one would otherwise cost two thread switches.
-    func withSyncAction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    ///
+    /// With `refusingWhenBusy` it throws ``SyncError/syncActionInProgress`` instead of waiting when another
+    /// action runs (a wipe does not queue up behind a push unless asked to).
+    func withSyncAction<Result: Sendable>(
+        refusingWhenBusy: Bool = false, _ body: () async throws -> Result
+    ) async throws -> Result {
         try await withTaskExecutorPreference(store.preferredTaskExecutor) {
-            try await runAsSyncAction(body)
+            try await runAsSyncAction(refusingWhenBusy: refusingWhenBusy, body)
         }
     }
 
-    private func runAsSyncAction<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    private func runAsSyncAction<Result: Sendable>(
+        refusingWhenBusy: Bool, _ body: () async throws -> Result
+    ) async throws -> Result {
+        if refusingWhenBusy, syncActionRunning { throw SyncError.syncActionInProgress }
         while syncActionRunning {
             await withCheckedContinuation { syncActionWaiters.append($0) }
         }

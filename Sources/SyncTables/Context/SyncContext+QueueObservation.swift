@@ -71,7 +71,7 @@ extension SyncEvent {
     fileprivate var mayChangeQueueCounts: Bool {
         switch self {
         case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded, .operationDeadLettered,
-            .deadOperationsRetried, .operationPushed, .pushFinished, .purgeFinished:
+            .deadOperationsRetried, .operationPushed, .pushFinished, .purgeFinished, .storeWiped:
             true
         case .pushStarted, .operationFailed, .pullStarted, .pullPageApplied, .pullFinished, .purgeStarted:
             false

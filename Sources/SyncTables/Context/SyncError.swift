@@ -74,6 +74,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// some operations failed (``PushFailure/errors``). Nothing is lost: failed and unsent operations stay
     /// queued. Also thrown by a pull whose implicit push failed, before any pull request.
     case pushFailed(PushFailure)
+    /// A push, pull or purge of this context is running, so the request that must not run beside one (a
+    /// ``SyncContext/wipe(waitingForSync:)`` not told to wait) was refused; nothing changed.
+    case syncActionInProgress
     /// A ``PushOptions`` value cannot work (say, zero concurrent requests); nothing was sent.
     case invalidPushOptions(String)
     /// The write would add operations to a queue that holds ``SyncContext/Configuration-swift.struct/maxQueueSize`` already; nothing was
@@ -147,6 +150,9 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "(if it stopped, its lease expires after a while)."
         case .pushFailed(let failure):
             return failure.description
+        case .syncActionInProgress:
+            return "A push, pull or purge of this context is running; nothing was changed. Try again when it is "
+                + "done, or wait for it (wipe(waitingForSync: true))."
         case .invalidPushOptions(let message):
             return "The push options are invalid: \(message). Nothing was sent."
         case .queueFull(let limit):

@@ -34,6 +34,10 @@ extension SyncEvent: CustomStringConvertible {
         case .purgeFinished(let table, let summary):
             "purge of \(table) finished: removed \(summary.rows) row(s), \(summary.operations) operation(s), "
                 + "\(summary.errors) error(s), \(summary.tokens) token(s)"
+        case .storeWiped(let summary):
+            "store wiped: removed \(summary.rows) row(s) of \(summary.tables.count) table(s), "
+                + "\(summary.operations) operation(s), \(summary.errors) error(s), \(summary.tokens) token(s), "
+                + "\(summary.historyEntries) history entries"
         }
     }
 

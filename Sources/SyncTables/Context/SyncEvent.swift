@@ -40,4 +40,7 @@ public enum SyncEvent: Sendable, Hashable {
     case purgeStarted(table: String)
     /// A purge committed.
     case purgeFinished(table: String, summary: PurgeSummary)
+    /// A wipe committed: every table, the queue and the sync state are empty (see
+    /// ``SyncContext/wipe(waitingForSync:)``).
+    case storeWiped(summary: WipeSummary)
 }

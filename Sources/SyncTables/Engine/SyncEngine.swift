@@ -171,6 +171,8 @@ public actor SyncEngine {
         case discarded
         /// The dead count changed.
         case deadOperations
+        /// The store was wiped (sign-out): what the engine remembers of the old user goes.
+        case storeWiped
     }
 
     /// Follows the context's local writes while the engine runs (between ``start()`` and ``stop()``), so the
@@ -188,6 +190,7 @@ public actor SyncEngine {
                 .localWrite(table: table, at: clock.now())
             case .operationDiscarded: .discarded
             case .deadOperationsRetried, .operationDeadLettered: .deadOperations
+            case .storeWiped: .storeWiped
             default: nil
             }
         }
@@ -197,9 +200,27 @@ public actor SyncEngine {
                 case .localWrite(let table, let date): await self?.localWrite(table: table, at: date)
                 case .discarded: await self?.refreshQueueSize()
                 case .deadOperations: await self?.refreshQueueStatistics()
+                case .storeWiped: await self?.storeWiped()
                 }
             }
         }
+    }
+
+    /// The context's store was wiped: what the engine remembers of it goes too. Every definition is due
+    /// again (its next pull is a full pull), the failed cycles and a backoff or open breaker are forgotten
+    /// (the wipe removed the persisted backoff), and the status shows the empty queue. Waiting for new
+    /// credentials (``SyncEngineState/blockedAuth``) is kept: that is about the server, not the store.
+    func storeWiped() async {
+        lastPulled = Array(repeating: nil, count: definitions.count)
+        failedCycles = 0
+        reconnectProbeAllowed = false
+        switch settledState {
+        case .backoff, .paused: setState(.idle)
+        default: break
+        }
+        scheduler = SyncScheduler(definitions: definitions, now: clock.now())
+        await refreshQueueStatistics()
+        wake()
     }
 
     // MARK: Running
@@ -214,6 +235,8 @@ public actor SyncEngine {
         if state == .stopped { setState(.idle) }
         await refreshQueueStatistics()
         listenToEvents()
+        // The store is the truth (a wipe, say, may have removed the backoff and pull times since a stop).
+        failedCycles = 0
         if let persisted = try? await context.engineBackoff() {
             failedCycles = persisted.failures
             if persisted.until > clock.now() {
@@ -221,7 +244,7 @@ public actor SyncEngine {
                 setState(breakerOpen ? .paused(until: persisted.until) : .backoff(until: persisted.until))
             }
         }
-        for (index, definition) in definitions.enumerated() where lastPulled[index] == nil {
+        for (index, definition) in definitions.enumerated() {
             lastPulled[index] = try? await context.lastPullTime(table: definition.table, queryId: definition.queryId)
         }
         await listenToNetwork()

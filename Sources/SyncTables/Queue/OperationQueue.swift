@@ -80,7 +80,7 @@ struct OperationQueue: Sendable {
 
     /// Records the highest sequence among `operations` (about to leave the queue) when it is above the
     /// recorded mark, so numbering continues above it once the queue is empty, in this process or another.
-    private static func recordHighestSequence(
+    static func recordHighestSequence(
         removing operations: [PendingOperation], in transaction: any StoreTransaction
     )
         throws

@@ -42,6 +42,15 @@ package protocol StoreTransactionFastPaths: StoreTransaction {
     /// operation queued already, or two operations name the same item, nothing changes and the result is
     /// `false`.
     func queueNewOperations(_ operations: [PendingOperation]) throws -> Bool
+
+    /// The definitions of every table as this transaction sees them, or `nil` when the store cannot list
+    /// them inside a transaction (then a wipe empties the tables the store listed just before it).
+    func definedTables() throws -> [TableDefinition]?
+}
+
+extension StoreTransactionFastPaths {
+    /// A transaction cannot list its store's tables unless it says so.
+    package func definedTables() throws -> [TableDefinition]? { nil }
 }
 
 extension StoreTransaction {

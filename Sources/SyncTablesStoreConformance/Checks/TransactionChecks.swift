@@ -34,6 +34,40 @@ enum TransactionChecks {
             let query = StoreQuery(table: "T", filter: .comparison(.equal, .property("brandNew"), .value(.integer(7))))
             try Expect.equal(Build.ids(try await store.read(query)), ["y"], "later write after rollback")
         },
+        StoreConformanceCheck(name: "emptying every table in one write is all or nothing and keeps the tables") {
+            makeStore in
+            // What a sign-out wipe does: every table's rows go in one transaction, the tables stay.
+            let store = try await makeStore()
+            for name in ["A", "B", "C"] {
+                try await Build.table(
+                    store, name, items: (0..<20).map { Build.object(["id": .string("\(name)\($0)")]) })
+            }
+            do {
+                try await store.write { transaction in
+                    for name in ["A", "B", "C"] { try transaction.delete(StoreQuery(table: name)) }
+                    throw Abort()
+                }
+                throw ConformanceFailure("the body's error was not rethrown")
+            } catch is Abort {
+                // expected
+            }
+            for name in ["A", "B", "C"] {
+                try Expect.equal(
+                    try await store.count(StoreQuery(table: name)), 20, "rows of \(name) after the rollback")
+            }
+            let removed = try await store.write { transaction in
+                try ["A", "B", "C"].reduce(0) { $0 + (try transaction.delete(StoreQuery(table: $1))) }
+            }
+            try Expect.equal(removed, 60, "rows removed")
+            for name in ["A", "B", "C"] {
+                try Expect.equal(try await store.count(StoreQuery(table: name)), 0, "rows of \(name)")
+            }
+            try Expect.equal(
+                Set(try await store.tableDefinitions().map(\.name)).isSuperset(of: ["A", "B", "C"]), true,
+                "the emptied tables stay defined")
+            try await store.write { try $0.upsert(table: "A", items: [Build.object(["id": .string("next")])]) }
+            try Expect.equal(try await store.count(StoreQuery(table: "A")), 1, "a write after the wipe")
+        },
         StoreConformanceCheck(name: "a store error inside a write rolls back everything before it") { makeStore in
             let store = try await makeStore()
             try await store.defineTable(TableDefinition(name: "T"))

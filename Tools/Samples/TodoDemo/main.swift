@@ -1,5 +1,6 @@
 // The SyncTables demo: an embedded sync-server on a free port and two devices that work offline,
-// push, pull incrementally, meet conflicts and resolve them, and purge.
+// push, pull incrementally, meet conflicts and resolve them, and purge; then a server for many users, where
+// two signed-in users' rows stay apart and a device changes hands with one wipe.
 import Foundation
 import SyncTables
 import SyncTablesServer
@@ -48,6 +49,88 @@ struct Device {
 
 func step(_ number: Int, _ title: String) {
     print("\n\(number). \(title)")
+}
+
+// MARK: A server for many users
+
+/// The signed-in user of one device: what its client's `requestDecorator` reads before every request.
+actor SignedInUser {
+    private(set) var token: String
+
+    init(token: String) {
+        self.token = token
+    }
+
+    func signIn(token: String) {
+        self.token = token
+    }
+}
+
+/// A device whose requests carry its signed-in user's token.
+func signedInDevice(_ name: String, in directory: URL, server: URL, user: SignedInUser) async throws -> Device {
+    let store = try SQLiteStore(path: directory.appendingPathComponent("\(name).sqlite").path)
+    let client = SyncClient(
+        configuration: SyncClient.Configuration(
+            url: server,
+            requestDecorator: { request in request.headers["Authorization"] = "Bearer \(await user.token)" }))
+    let context = try await SyncContext(store: store, client: client)
+    return Device(name: name, context: context, todos: try await context.table(TodoItem.self))
+}
+
+/// Two users on one server with declared tables: their rows stay apart, and a device changes hands with one
+/// wipe.
+func multiUserDemo(in directory: URL) async throws {
+    let keyPath = directory.appendingPathComponent("dev-key.json").path
+    let key = try DevelopmentKey.loadOrCreate(at: keyPath)
+    var configuration = SyncServerConfiguration(
+        storage: .file(path: directory.appendingPathComponent("multi.sqlite").path))
+    configuration.declaredTables = try TableDeclarations(
+        yaml: """
+            tables:
+              TodoItem:
+                access: owner          # rows belong to the token's subject
+                ownerColumn: userId    # filled in by the server from the token
+                columns: { text: string, complete: bool }
+            """)
+    configuration.authentication = .jwt(JWTVerification(keys: .file(path: keyPath)))
+    let server = try await SyncServer(configuration: configuration)
+    try await server.start()
+    defer { Task { try? await server.stop() } }
+    guard let url = server.url else { return }
+    print("    a second sync-server on \(url.absoluteString): declared tables, tokens verified with a dev key")
+
+    let aliceToken = try await key.token(subject: "alice")
+    let bobToken = try await key.token(subject: "bob")
+    let phoneUser = SignedInUser(token: aliceToken)
+    let phone = try await signedInDevice("alice-phone", in: directory, server: url, user: phoneUser)
+    let laptop = try await signedInDevice(
+        "bob-laptop", in: directory, server: url, user: SignedInUser(token: bobToken))
+
+    let secret = try await phone.todos.insert(TodoItem(id: "", text: "Alice: buy a present for Bob", complete: false))
+    try await phone.todos.insert(TodoItem(id: "", text: "Alice: book the restaurant", complete: false))
+    try await laptop.todos.insert(TodoItem(id: "", text: "Bob: renew the passport", complete: false))
+    try await phone.context.push()
+    try await laptop.context.push()
+    try await phone.todos.pull(queryId: "all-todos")
+    try await laptop.todos.pull(queryId: "all-todos")
+    try await phone.show()
+    try await laptop.show()
+
+    var peek = TransportRequest(method: .get, url: url.appendingPathComponent("tables/TodoItem/\(secret.id)"))
+    peek.headers["Authorization"] = "Bearer \(bobToken)"
+    let answer = try await SyncClient(url: url).send(peek)
+    print("    Bob asks for Alice's item by id: HTTP \(answer.status) (another user's row does not exist for him)")
+
+    step(10, "Alice signs out of the phone and Bob signs in on it: one wipe, then a pull of Bob's rows")
+    try await phone.context.wipe()
+    await phoneUser.signIn(token: bobToken)
+    let pulled = try await phone.todos.pull(queryId: "all-todos")
+    print("    the phone pulled \(pulled.received) record(s) for Bob; nothing of Alice's is left on it")
+    try await phone.show()
+
+    try await phone.context.close()
+    try await laptop.context.close()
+    try await server.stop()
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("synctables-demo-\(UUID().uuidString)")
@@ -140,6 +223,9 @@ do {
     try await phone.context.close()
     try await laptop.context.close()
     try await server.stop()
+
+    step(9, "A server for many users: declared tables, signed-in users, rows that stay apart")
+    try await multiUserDemo(in: directory)
     print("\nDone.")
 } catch {
     try? await server.stop()

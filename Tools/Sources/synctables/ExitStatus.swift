@@ -54,11 +54,13 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         case .wrongKey:
             "wrong key: the key does not open the store, the store is encrypted and no key was given, or it is not encrypted"
         case .encryptionUnavailable: "a key was given, but this synctables was built without the SQLCipher trait"
-        case .pushInProgress: "push refused: another process is pushing the same store (nothing was sent)"
+        case .pushInProgress:
+            "push or wipe refused: another process is pushing the same store (nothing was sent or removed)"
         case .errorNotFound: "no push error has the given id (it was resolved, or its operation changed or was pushed)"
         case .operationNotFound:
             "no operation has the given id (it was pushed, retried, discarded or reverted); nothing changed"
-        case .usage: "bad usage: unknown option, invalid value or filter, a misspelled table or column name"
+        case .usage:
+            "bad usage: unknown option, invalid value or filter, a misspelled table or column name, a wipe without --yes"
         }
     }
 

@@ -8,7 +8,7 @@ struct Synctables: AsyncParsableCommand {
         commandName: "synctables",
         abstract: """
             Inspect and maintain a SyncTables store: status, queue, errors, dead operations, history, push, pull, \
-            purge, sync.
+            purge, sync, wipe.
             """,
         discussion: """
             Every command takes --store PATH and prints text, or one JSON object with --json. \
@@ -18,7 +18,7 @@ struct Synctables: AsyncParsableCommand {
             """,
         subcommands: [
             StatusCommand.self, QueueCommand.self, ErrorsCommand.self, DeadCommand.self, PushCommand.self,
-            PullCommand.self, PurgeCommand.self, SyncCommand.self, HistoryCommand.self,
+            PullCommand.self, PurgeCommand.self, SyncCommand.self, HistoryCommand.self, WipeCommand.self,
         ]
     )
 

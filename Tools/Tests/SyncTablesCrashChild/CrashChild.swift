@@ -8,9 +8,11 @@ import Foundation
 /// sync-crash-child push <server-url> <database-path> <table>...
 /// sync-crash-child pull <server-url> <database-path> <table> <query-id> <page-size>
 /// sync-crash-child engine <server-url> <database-path> <table>
+/// sync-crash-child wipe <server-url> <database-path>
 /// ```
 ///
-/// `engine` starts a ``SyncEngine`` syncing the table and runs until it is killed.
+/// `engine` starts a ``SyncEngine`` syncing the table and runs until it is killed. `wipe` wipes the store
+/// (``SyncContext/wipe(waitingForSync:)``), writing `wiping` on standard output just before.
 ///
 /// It exits 0 when the sync finished and 1, with the error on standard error, when it failed. The
 /// environment variable `SYNCTABLES_PUSH_LEASE_SECONDS` sets its push lease's duration (tests that kill it
@@ -37,6 +39,9 @@ struct CrashChild {
             configuration: SyncContext.Configuration(pushLeaseDuration: .seconds(leaseSeconds ?? 60)))
         let tables = arguments.dropFirst(3)
         switch arguments[0] {
+        case "wipe" where tables.isEmpty:
+            FileHandle.standardOutput.write(Data("wiping\n".utf8))
+            try await context.wipe()
         case "push" where !tables.isEmpty:
             for table in tables { _ = try await context.table(JSONObject.self, named: table) }
             let environment = ProcessInfo.processInfo.environment
@@ -66,7 +71,7 @@ enum Usage: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .invalid(let arguments):
-            "unexpected arguments \(arguments); usage: push <url> <db> <table>... | pull <url> <db> <table> <query-id> <page-size> | engine <url> <db> <table>"
+            "unexpected arguments \(arguments); usage: push <url> <db> <table>... | pull <url> <db> <table> <query-id> <page-size> | engine <url> <db> <table> | wipe <url> <db>"
         }
     }
 }

@@ -91,6 +91,11 @@ final class SQLiteTransaction: StoreTransactionFastPaths {
         try run { try SQLiteOperationTable.insertNew(operations, in: storage) }
     }
 
+    /// Exact: the write transaction reloaded the catalog when it began, and holds the write lock.
+    func definedTables() throws -> [TableDefinition]? {
+        try run { try storage.tableDefinitions() }
+    }
+
     private func run<Result>(_ body: () throws -> Result) throws -> Result {
         guard isActive else { throw StoreError.transactionFinished }
         return try mappingStoreErrors(body)

@@ -15,6 +15,9 @@ struct CrashChildProcess {
         /// This long after the server received the child's n-th request: tied to the sync's progress,
         /// so the kills spread over the whole sync however fast or loaded the machine is.
         case afterRequests(Int, Duration)
+        /// This long after the child wrote `marker` to its output: tied to the child's own progress (a
+        /// wipe announces itself just before its transaction).
+        case afterOutput(String, Duration)
 
         /// The kill point of one run: every fourth very early (launch, store opening), the others after a
         /// random number of requests plus up to 15 ms, so they land while a request is on the wire or
@@ -31,6 +34,7 @@ struct CrashChildProcess {
             switch self {
             case .afterSpawn(let delay): "spawn+\(delay.milliseconds)ms"
             case .afterRequests(let count, let delay): "request\(count)+\(delay.milliseconds)ms"
+            case .afterOutput(let marker, let delay): "\(marker)+\(delay.milliseconds)ms"
             }
         }
     }
@@ -59,13 +63,19 @@ struct CrashChildProcess {
     func run(killingAt point: KillPoint, requestsReceived: @escaping @Sendable () async throws -> Int) async throws
         -> Outcome
     {
-        let (status, log) = try await spawn { execution in
+        let (status, log) = try await spawn { execution, log in
             switch point {
             case .afterSpawn(let delay):
                 try await Task.sleep(for: delay)
             case .afterRequests(let count, let delay):
                 let pid = execution.processIdentifier.value
                 while Self.isRunning(pid), try await requestsReceived() < count {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+                if delay > .zero { try await Task.sleep(for: delay) }
+            case .afterOutput(let marker, let delay):
+                let pid = execution.processIdentifier.value
+                while Self.isRunning(pid), !((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains(marker) {
                     try await Task.sleep(for: .milliseconds(1))
                 }
                 if delay > .zero { try await Task.sleep(for: delay) }
@@ -79,16 +89,17 @@ struct CrashChildProcess {
 
     /// Runs the child until it finishes on its own; throws when it fails.
     func runToCompletion() async throws {
-        let (status, log) = try await spawn { _ in }
+        let (status, log) = try await spawn { _, _ in }
         try Self.requireSuccess(status, log: log)
     }
 
     /// Runs the child (posix_spawn through swift-subprocess: Foundation's `Process.run()` crashed at random
-    /// here) with its output in a log file, calls `body` while it runs, then waits for it to end: `body` must
-    /// end it or let it finish.
+    /// here) with its output in a log file, calls `body` with the log file while it runs, then waits for it
+    /// to end: `body` must end it or let it finish.
     private func spawn(
         _ body:
-            @escaping @Sendable (Execution<NoInput, FileDescriptorOutput, FileDescriptorOutput>) async throws -> Void
+            @escaping @Sendable (Execution<NoInput, FileDescriptorOutput, FileDescriptorOutput>, URL) async throws ->
+            Void
     )
         async throws -> (TerminationStatus, URL)
     {
@@ -115,7 +126,7 @@ struct CrashChildProcess {
                     try? execution.send(signal: .kill)
                     throw CrashChildError.didNotExit
                 }
-                try await body(execution)
+                try await body(execution, log)
                 group.cancelAll()
             }
         }

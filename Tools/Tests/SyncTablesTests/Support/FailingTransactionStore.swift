@@ -99,6 +99,10 @@ private struct FailingTransaction: StoreTransactionFastPaths {
         return try base.queueNewOperations(operations)
     }
 
+    func definedTables() throws -> [TableDefinition]? {
+        try base.fastPaths.definedTables()
+    }
+
     // New rows go through the counted upsert above, their operations through the counted queue.
     func insertNew(table: String, items: [JSONObject]) throws -> Bool {
         try GenericStoreTransaction(base: self).insertNew(table: table, items: items)
