@@ -10,8 +10,8 @@ import SyncTables
 protocol TableStorage: Sendable {
     /// Creates the table when absent and returns the property names its rows already use.
     ///
-    /// `scopeColumn`, the owner or claim column of a declared table, leads an index of its own beside the
-    /// `updatedAt` one, so that one user's pull reads that user's rows and not the whole table's.
+    /// `scopeColumn` is the owner or claim column of a declared table: a backend may index it, so that one
+    /// user's pull reads that user's rows and not the whole table's.
     func prepareTable(_ table: String, scopeColumn: String?) async throws -> Set<String>
 
     /// The row with this id, or `nil`.
