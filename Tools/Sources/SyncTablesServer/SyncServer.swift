@@ -113,6 +113,10 @@ public final class SyncServer: Sendable {
     }
 
     private func launch() async throws {
+        if configuration.declaredTables != nil, !configuration.verifiesTokens {
+            configuration.logger.warning(
+                "Declared tables without JWT verification (--jwt-keys): every request to them is refused with 401.")
+        }
         if configuration.declaredTables == nil {
             configuration.logger.notice(
                 """

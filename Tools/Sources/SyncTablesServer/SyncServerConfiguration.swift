@@ -133,6 +133,12 @@ public struct SyncServerConfiguration: Sendable {
 }
 
 extension SyncServerConfiguration {
+    /// Whether requests come from verified token subjects (JWT), which declared tables need.
+    var verifiesTokens: Bool {
+        if case .jwt = authentication { return true }
+        return false
+    }
+
     /// ``softDelete`` with the declared tables that soft-delete added.
     var effectiveSoftDelete: SoftDeletePolicy {
         guard let declared = declaredTables?.softDeleteTables, !declared.isEmpty else { return softDelete }

@@ -18,20 +18,22 @@ struct RowScope: Sendable {
     /// Every row, writable: development mode, and the `authenticated` rule.
     static let everything = RowScope(filter: nil, stamp: nil, writable: true)
 
-    /// The scope of `rule` for `caller`; throws 401 when the rule needs a subject the caller lacks, and 403 when
-    /// it needs a claim the caller's token does not carry.
+    /// The scope of `rule` for `caller`; throws 401 when the caller has no verified subject, and 403 when the
+    /// rule needs a claim the caller's token does not carry.
     init(_ rule: AccessRule, caller: Caller, table: String) throws(ServerError) {
+        // Every rule needs a verified caller: without JWT verification (no token, or the static development
+        // token) nobody reaches a declared table, so forgetting `--jwt-keys` never opens one to anyone.
+        guard let subject = caller.subject else {
+            throw ServerError(
+                .unauthorized, "Unauthorized: the table '\(table)' needs a token that names its user.",
+                headers: Self.challenge)
+        }
         switch rule {
         case .authenticated:
             self = .everything
         case .readOnly:
             self.init(filter: nil, stamp: nil, writable: false)
         case .owner(let column):
-            guard let subject = caller.subject else {
-                throw ServerError(
-                    .unauthorized, "Unauthorized: the table '\(table)' needs a token that names its user.",
-                    headers: Self.challenge)
-            }
             self.init(column: column, value: subject)
         case .claim(let claim, let column):
             guard let value = caller.claims[claim] else {

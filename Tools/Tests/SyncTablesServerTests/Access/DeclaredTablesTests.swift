@@ -6,8 +6,8 @@ import Testing
 @_spi(SyncTablesTools) @testable import SyncTables
 @testable import SyncTablesServer
 
-/// Declared tables with the rules that need no signed-in user (`authenticated`, `read-only`), on both backends;
-/// the owner and claim rules are proven by ``HostileTwoUserTests``.
+/// Declared tables: what exists, what a write may hold, the `authenticated` and `read-only` rules, on both
+/// backends; the owner and claim rules are proven by ``HostileTwoUserTests``.
 @Suite("Declared tables")
 struct DeclaredTablesTests {
     static let declarations = """
@@ -33,9 +33,8 @@ struct DeclaredTablesTests {
             columns: { text: string }
         """
 
-    private func withDeclaredServer(_ body: (ServerHarness) async throws -> Void) async throws {
-        let declarations = try TableDeclarations(yaml: Self.declarations)
-        try await ServerHarness.with({ $0.declaredTables = declarations }, body)
+    private func withDeclaredServer(_ body: (SignedInServer) async throws -> Void) async throws {
+        try await SignedInServer.with(declarations: Self.declarations, body)
     }
 
     @Test func anUndeclaredTableDoesNotExistForAnyMethod() async throws {
@@ -137,13 +136,35 @@ struct DeclaredTablesTests {
         }
     }
 
-    @Test func anOwnerTableRefusesACallerWithoutASubject() async throws {
+    @Test func everyDeclaredTableRefusesARequestWithoutAVerifiedToken() async throws {
         try await withDeclaredServer { server in
-            let response = try await server.send(.get, "/tables/notes")
-            #expect(response.status == 401)
-            #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-            #expect(try await server.send(.post, "/tables/notes", json: #"{"text":"x"}"#).status == 401)
+            for path in ["/tables/items", "/tables/announcements", "/tables/notes"] {
+                let response = try await server.send(.get, path, headers: ["Authorization": "Bearer nonsense"])
+                #expect(response.status == 401, "\(path)")
+                #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            }
         }
+    }
+
+    @Test func withoutJWTVerificationNobodyReachesADeclaredTableAndTheLogSaysSo() async throws {
+        let lines = LogLines()
+        let declarations = try TableDeclarations(yaml: Self.declarations)
+        try await ServerHarness.with({
+            $0.declaredTables = declarations
+            $0.authToken = "s3cret"
+            $0.logger = Logger(label: "test") { _ in lines.handler() }
+        }) { server in
+            for (method, path, json) in [
+                (HTTPRequest.Method.get, "/tables/items", nil), (.post, "/tables/items", #"{"title":"t"}"#),
+                (.get, "/tables/announcements", nil), (.get, "/tables/notes", nil),
+            ] as [(HTTPRequest.Method, String, String?)] {
+                let response = try await server.send(
+                    method, path, json: json, headers: ["Authorization": "Bearer s3cret"])
+                #expect(response.status == 401, "\(method) \(path)")
+                #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            }
+        }
+        #expect(lines.all.contains { $0.contains("Declared tables without JWT verification") })
     }
 
     @Test func aDeclaredSoftDeleteTableKeepsTombstones() async throws {
