@@ -50,9 +50,9 @@ public actor SyncEngine {
     private nonisolated let unitRandom: @Sendable () -> Double
     /// What observers see: state, status, cycle reports, logs and gauges.
     nonisolated let reporter: SyncEngineReporter
-    private var eventsTask: Task<Void, Never>?
-    private var refreshingQueueSize = false
-    private var queueSizeChangedMeanwhile = false
+    var eventsTask: Task<Void, Never>?
+    var refreshingQueueSize = false
+    var queueSizeChangedMeanwhile = false
 
     var cycleTask: Task<SyncCycleReport, Never>?
     var loopTask: Task<Void, Never>?
@@ -61,7 +61,7 @@ public actor SyncEngine {
     var sleeper: Task<Void, Never>?
     var sleeperGeneration = 0
     var wakeRequested = false
-    private var failedCycles = 0
+    var failedCycles = 0
     /// The network came back while the breaker was open: one probe may run before the cooldown ends.
     var reconnectProbeAllowed = false
 
@@ -70,7 +70,7 @@ public actor SyncEngine {
     /// When the latest cycle started (the minimum interval counts from it).
     var lastCycleStart: Date?
     /// When each definition was last pulled successfully (for its max age).
-    private var lastPulled: [Date?]
+    var lastPulled: [Date?]
     /// The state the engine is in when the network is up; while it is down, `offline` is shown instead.
     var settledState: SyncEngineState = .idle
     /// The network monitor's latest word.
@@ -139,88 +139,6 @@ public actor SyncEngine {
     func setState(_ new: SyncEngineState) {
         settledState = new
         reporter.show(isOffline && new != .stopped ? .offline : new, engineHasRun: hasRun)
-    }
-
-    /// Reads the queue's statistics into the status and the gauges.
-    private func refreshQueueStatistics() async {
-        guard let statistics = try? await context.queueStatistics() else { return }
-        reporter.record(statistics, at: clock.now())
-    }
-
-    /// After a local write: the queue's size and oldest operation, two indexed reads however long the
-    /// queue (the dead count is refreshed by cycles). Writes that come while it runs share the next read.
-    func refreshQueueSize() async {
-        guard !refreshingQueueSize else {
-            queueSizeChangedMeanwhile = true
-            return
-        }
-        refreshingQueueSize = true
-        defer { refreshingQueueSize = false }
-        repeat {
-            queueSizeChangedMeanwhile = false
-            guard let size = try? await context.queueSize() else { return }
-            reporter.recordQueueSize(size, at: clock.now())
-        } while queueSizeChangedMeanwhile
-    }
-
-    /// What the engine follows of the context's events.
-    private enum QueueChange: Sendable {
-        /// A local write to `table`, at `date` by the engine's clock when it was committed.
-        case localWrite(table: String, at: Date)
-        /// An operation left the queue unsent.
-        case discarded
-        /// The dead count changed.
-        case deadOperations
-        /// The store was wiped (sign-out): what the engine remembers of the old user goes.
-        case storeWiped
-    }
-
-    /// Follows the context's local writes while the engine runs (between ``start()`` and ``stop()``), so the
-    /// status follows them. An engine only asked to ``syncNow(reason:)`` does not listen: every event would
-    /// wake a task.
-    ///
-    /// A write is dated as it is published (by the engine's clock), not when this task gets to it, so a
-    /// debounce counts from the write itself however far behind a burst leaves the task. Events the engine
-    /// does not follow (a push's, a pull's) never wake it.
-    private func listenToEvents() {
-        guard eventsTask == nil else { return }
-        let changes = context.eventBroadcaster.subscribe { [clock] event -> QueueChange? in
-            switch event {
-            case .itemsInserted(let table, _), .itemUpdated(let table, _), .itemDeleted(let table, _):
-                .localWrite(table: table, at: clock.now())
-            case .operationDiscarded: .discarded
-            case .deadOperationsRetried, .operationDeadLettered: .deadOperations
-            case .storeWiped: .storeWiped
-            default: nil
-            }
-        }
-        eventsTask = Task { [weak self] in
-            for await change in changes {
-                switch change {
-                case .localWrite(let table, let date): await self?.localWrite(table: table, at: date)
-                case .discarded: await self?.refreshQueueSize()
-                case .deadOperations: await self?.refreshQueueStatistics()
-                case .storeWiped: await self?.storeWiped()
-                }
-            }
-        }
-    }
-
-    /// The context's store was wiped: what the engine remembers of it goes too. Every definition is due
-    /// again (its next pull is a full pull), the failed cycles and a backoff or open breaker are forgotten
-    /// (the wipe removed the persisted backoff), and the status shows the empty queue. Waiting for new
-    /// credentials (``SyncEngineState/blockedAuth``) is kept: that is about the server, not the store.
-    func storeWiped() async {
-        lastPulled = Array(repeating: nil, count: definitions.count)
-        failedCycles = 0
-        reconnectProbeAllowed = false
-        switch settledState {
-        case .backoff, .paused: setState(.idle)
-        default: break
-        }
-        scheduler = SyncScheduler(definitions: definitions, now: clock.now())
-        await refreshQueueStatistics()
-        wake()
     }
 
     // MARK: Running
