@@ -103,7 +103,7 @@ public struct RemoteTable<Item: SyncItem>: Sendable {
     /// let firstTen = try await todos.query(orderBy: [SyncTablesCore.SortDescriptor("text")], top: 10)
     /// ```
     ///
-    /// - Throws: ``ODataError`` when the filter or the ordering has no OData form, ``HTTPStatusError`` when the server
+    /// - Throws: `ODataError` when the filter or the ordering has no OData form, ``HTTPStatusError`` when the server
     ///   refuses a request, ``TransportError`` when it cannot be reached, ``RemoteError`` when an answer cannot be
     ///   decoded.
     public func query(
