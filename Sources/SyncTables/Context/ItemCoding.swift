@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// Converts between a table's item type and the JSON objects the store keeps.
 ///
 /// `JSONObject` passes through untouched; other types go through `JSONValueEncoder`/`JSONValueDecoder`
@@ -11,7 +13,7 @@ enum ItemCoding {
         if Item.self == JSONObject.self, let object = item as? JSONObject {
             // Its `id` reads as "" when not a string: an insert would store the item under a new id.
             if let id = object["id"], id.stringValue == nil, !id.isNull {
-                throw .invalidItemID(id.description, reason: "the id is \(kindName(of: id)), not a string")
+                throw .invalidItemID(id.description, reason: "the id is \(id.kindForMessages), not a string")
             }
             return (object, [])
         }
@@ -59,17 +61,6 @@ enum ItemCoding {
             row["version"] = existing["version"]
         }
         return row
-    }
-
-    private static func kindName(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .integer, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
     }
 
     static func typeName(_ type: Any.Type) -> String {

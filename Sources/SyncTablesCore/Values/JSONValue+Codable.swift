@@ -115,3 +115,18 @@ extension JSONValue {
         }
     }
 }
+
+extension JSONValue {
+    /// The value's kind for a message about a value of the wrong type: "a number" whether integral or not,
+    /// as an app or a client thinks of it.
+    @_spi(SyncTablesTools) public var kindForMessages: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .integer, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

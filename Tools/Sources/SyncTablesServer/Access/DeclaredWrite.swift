@@ -56,7 +56,7 @@ struct DeclaredWrite {
         guard Self.value(value, isA: column.type) else {
             throw ServerError(
                 .badRequest,
-                "The property '\(name)' of table '\(table)' must be \(Self.described(column.type)); got \(Self.kind(of: value))."
+                "The property '\(name)' of table '\(table)' must be \(Self.described(column.type)); got \(value.kindForMessages)."
             )
         }
     }
@@ -69,17 +69,6 @@ struct DeclaredWrite {
         case (.integer, .double(let number)): number.rounded() == number && number.isFinite
         case (.date, .string(let text)): Projection.ticks(iso8601: text) != nil
         default: false
-        }
-    }
-
-    private static func kind(of value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .integer, .double: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 

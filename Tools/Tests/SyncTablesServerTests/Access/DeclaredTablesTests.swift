@@ -147,12 +147,12 @@ struct DeclaredTablesTests {
     }
 
     @Test func withoutJWTVerificationNobodyReachesADeclaredTableAndTheLogSaysSo() async throws {
-        let lines = LogLines()
+        let logs = CapturedLogs()
         let declarations = try TableDeclarations(yaml: Self.declarations)
         try await ServerHarness.with({
             $0.declaredTables = declarations
             $0.authToken = "s3cret"
-            $0.logger = Logger(label: "test") { _ in lines.handler() }
+            $0.logger = logs.logger()
         }) { server in
             for (method, path, json) in [
                 (HTTPRequest.Method.get, "/tables/items", nil), (.post, "/tables/items", #"{"title":"t"}"#),
@@ -164,7 +164,7 @@ struct DeclaredTablesTests {
                 #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
             }
         }
-        #expect(lines.all.contains { $0.contains("Declared tables without JWT verification") })
+        #expect(logs.all.contains { $0.message.contains("Declared tables without JWT verification") })
     }
 
     @Test func aDeclaredSoftDeleteTableKeepsTombstones() async throws {
@@ -178,15 +178,15 @@ struct DeclaredTablesTests {
     }
 
     @Test func aServerWithoutDeclarationsSaysInItsLogThatItIsInDevelopmentMode() async throws {
-        let lines = LogLines()
-        try await ServerHarness.with({ $0.logger = Logger(label: "test") { _ in lines.handler() } }) { _ in }
-        #expect(lines.all.contains { $0.contains("Development mode") })
-        let declared = LogLines()
+        let logs = CapturedLogs()
+        try await ServerHarness.with({ $0.logger = logs.logger() }) { _ in }
+        #expect(logs.all.contains { $0.message.contains("Development mode") })
+        let declared = CapturedLogs()
         let declarations = try TableDeclarations(yaml: Self.declarations)
         try await ServerHarness.with({
             $0.declaredTables = declarations
-            $0.logger = Logger(label: "test") { _ in declared.handler() }
+            $0.logger = declared.logger()
         }) { _ in }
-        #expect(!declared.all.contains { $0.contains("Development mode") })
+        #expect(!declared.all.contains { $0.message.contains("Development mode") })
     }
 }
