@@ -8,7 +8,7 @@ import Testing
 struct CommandLineTests {
     private var executable: URL { ChildServers.executable }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func syncServerServesRequestsOnThePortItLogsAndExitsCleanlyOnSIGINT() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
@@ -34,7 +34,7 @@ struct CommandLineTests {
         #expect(result.terminationStatus == .exited(0))
     }
 
-    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(5)))
     func syncServerDatabaseServesFromPostgreSQLAndRefusesAMalformedURL() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")
@@ -89,7 +89,7 @@ struct CommandLineTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func logRequestsLogsEachRequestWithItsQueryString() async throws {
         let binary = executable
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build sync-server first")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Connection limit")
 struct ConnectionLimitTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func beyondTheConnectionLimitANewRequestWaitsInsteadOfFailing() async throws {
         try await ServerHarness.with({
             $0.connectionLimits = ConnectionLimits(idleTimeout: .seconds(30), maxConnections: 4)

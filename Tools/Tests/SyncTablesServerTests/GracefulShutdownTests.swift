@@ -53,7 +53,7 @@ struct GracefulShutdownTests {
         #expect(ended == [.exited(0)])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aRequestOutlastingTheDrainTimeoutAfterSIGTERMIsCutOffAndTheServerExits0() async throws {
         let (outcome, ended) = try await ChildServers.with(
             count: 1, arguments: ["--in-memory", "--enable-test-controls", "--drain-timeout", "1"]

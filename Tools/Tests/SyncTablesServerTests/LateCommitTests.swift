@@ -17,7 +17,7 @@ import Testing
 /// store's serial actor. Held longer than the store's busy timeout, the write fails with 503 and changes nothing.
 @Suite("Late commits")
 struct LateCommitTests {
-    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TestBackend.postgresURL != nil), .timeLimit(.minutes(5)))
     func aWriteHeldOpenWhileLaterWritesCommitIsReturnedByTheNextIncrementalPull() async throws {
         let database = try TestBackend.freshPostgresDatabase()
         try await ServerHarness.with({ $0.storage = .postgres(database) }) { server in
@@ -50,7 +50,7 @@ struct LateCommitTests {
         try await TestBackend.dropSchema(of: database)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func onSQLiteWritesWaitingForAnotherConnectionsLockArePulledOnceTheyCommit() async throws {
         try await Self.withHeldSQLiteFile(busyTimeoutMilliseconds: 20_000) { server, holder in
             let original = try await server.insert("todo", #"{"id":"x","text":"early"}"#)
@@ -95,7 +95,7 @@ struct LateCommitTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func onSQLiteAWriteHeldPastTheBusyTimeoutAnswers503AndChangesNothing() async throws {
         try await Self.withHeldSQLiteFile(busyTimeoutMilliseconds: 200) { server, holder in
             let original = try await server.insert("todo", #"{"id":"x","text":"early"}"#)

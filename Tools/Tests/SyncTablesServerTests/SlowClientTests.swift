@@ -58,7 +58,7 @@ struct SlowClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aConnectionThatNeverSendsARequestIsClosedAfterTheIdleTimeout() async throws {
         try await ServerHarness.with({ $0.connectionLimits.idleTimeout = .seconds(2) }) { server in
             let connection = try RawConnection(port: server.port)
@@ -69,7 +69,7 @@ struct SlowClientTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aRequestWhoseBodyTricklesInForLongerThanTheBodyTimeoutIsClosed() async throws {
         try await ServerHarness.with(Self.shortDeadlines) { server in
             let connection = try RawConnection(port: server.port)

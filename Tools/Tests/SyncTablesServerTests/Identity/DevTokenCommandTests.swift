@@ -15,7 +15,7 @@ struct DevTokenCommandTests {
         return (result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines), result.standardError)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDevTokenIsAcceptedByAServerVerifyingWithItsKeyFile() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build sync-server first")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dev-key-\(UUID().uuidString)")

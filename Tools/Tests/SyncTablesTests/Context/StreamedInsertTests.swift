@@ -146,7 +146,7 @@ struct StreamedInsertTests {
 
     /// The chunks after the first are encoded on the shared pool even when the caller runs on the store's
     /// own thread, which waits for them: encoding there would never finish.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aCallerOnTheStoresExecutorHasTheLaterChunksEncodedOnTheSharedPool() async throws {
         let store = try SQLiteStore(path: ContextTemporaryFile.make().path)
         let context = try await SyncContext(store: store)
