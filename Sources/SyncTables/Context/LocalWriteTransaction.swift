@@ -108,6 +108,8 @@ struct LocalWriteTransaction {
             )
         }
 
+        // The stored row before this change: the ancestor of an update or delete queued now.
+        let before = state.row
         var deletedItem: JSONObject?
         switch change {
         case .insert(let object):
@@ -132,6 +134,7 @@ struct LocalWriteTransaction {
                 item: deletedItem,
                 createdAt: now
             )
+            if change.kind != .insert { state.operation?.ancestor = before }
         case .keepExisting:
             state.operation?.version += 1
             // New data deserves a new try: a dead-lettered operation goes back to the queue.
@@ -143,6 +146,16 @@ struct LocalWriteTransaction {
             state.operation?.item = deletedItem
             state.operation?.state = .pending
             state.operation?.version += 1
+        case .convertToUpdate, .convertToRecreate:
+            let ancestor = state.operation?.ancestor
+            state.operation?.kind = collapse == .convertToUpdate ? .update : .insert
+            state.operation?.item = nil
+            state.operation?.state = .pending
+            state.operation?.version += 1
+            // The update is sent against the server copy the delete was based on.
+            if collapse == .convertToUpdate, state.row?["version"] == nil, let version = ancestor?["version"] {
+                state.row?["version"] = version
+            }
         case .reject:
             break  // thrown above
         }

@@ -34,6 +34,8 @@ extension OperationQueue {
         // Edited while on the wire (only possible through queue APIs).
         if stored.kind == .insert { stored.kind = .update }
         stored.state = .pending
+        // The later local edits build on what the server now holds.
+        if let serverRow, !serverRow.isTombstone, stored.kind == .update { stored.ancestor = serverRow }
         try Self.save([stored], in: transaction)
         if let serverRow, var row = try transaction.lookup(table: table, id: operation.itemId) {
             for name in ["version", "createdAt", "updatedAt"] { row[name] = serverRow[name] }

@@ -28,6 +28,11 @@ public struct PendingOperation: Sendable, Hashable, Identifiable {
     public let createdAt: Timestamp
     /// How many times a push has sent it.
     public internal(set) var attempts: Int
+    /// For updates and deletes, the server's copy of the item the local change was based on (with its
+    /// `version`): the common ancestor of a three-way merge when the server changed the item meanwhile. `nil`
+    /// for inserts, for items the device never had from the server, and for operations queued by a
+    /// SyncTables without ancestors.
+    public internal(set) var ancestor: JSONObject?
 
     /// An operation as a store reads it back; the context creates operations, stores only return them.
     public init(
@@ -40,7 +45,8 @@ public struct PendingOperation: Sendable, Hashable, Identifiable {
         state: OperationState,
         version: Int,
         createdAt: Timestamp,
-        attempts: Int
+        attempts: Int,
+        ancestor: JSONObject? = nil
     ) {
         self.id = id
         self.sequence = sequence
@@ -52,6 +58,7 @@ public struct PendingOperation: Sendable, Hashable, Identifiable {
         self.version = version
         self.createdAt = createdAt
         self.attempts = attempts
+        self.ancestor = ancestor
     }
 }
 
@@ -68,6 +75,7 @@ extension PendingOperation {
         static let version = "version"
         static let createdAt = "createdAt"
         static let attempts = "attempts"
+        static let ancestor = "ancestor"
     }
 
     /// Marks the operation as being sent: state `attempted`, one more attempt. The version stays.
@@ -100,6 +108,9 @@ extension PendingOperation {
         if let item {
             properties[Field.item] = .object(item)
         }
+        if let ancestor {
+            properties[Field.ancestor] = .object(ancestor)
+        }
         return JSONObject(properties)
     }
 
@@ -117,7 +128,8 @@ extension PendingOperation {
             state: try row.value(Field.state, as: OperationState.self),
             version: try row.integer(Field.version),
             createdAt: try row.timestamp(Field.createdAt),
-            attempts: try row.integer(Field.attempts)
+            attempts: try row.integer(Field.attempts),
+            ancestor: row.optionalObject(Field.ancestor)
         )
     }
 }

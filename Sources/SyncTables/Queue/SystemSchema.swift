@@ -31,6 +31,11 @@ enum SystemSchema {
             // The engine's backoff and the push lease become typed rows (they were `value` strings).
             try LegacyConfigRows.convert(in: transaction)
         },
+        Migration(version: 5) { transaction in
+            // Each table's declared rules (merge, conflicts, parents); queued updates and deletes keep their
+            // ancestor (a field of the operation, which old operations lack).
+            try transaction.defineTable(TableRulesRecord.definition)
+        },
     ]
 
     /// The layout version this library writes.

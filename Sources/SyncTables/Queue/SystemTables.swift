@@ -10,6 +10,7 @@
 ///   highest operation sequence handed out and the last history entry's number.
 /// - `__retries`: the sync engine's delivery state of failed operations.
 /// - `__history`: what became of operations (``OperationHistoryEntry``), within the context's retention.
+/// - `__tables`: each table's ``SyncRules``, as its item type declared them.
 enum SystemTables {
     /// The operation queue.
     static let operations = "__operations"
@@ -21,6 +22,8 @@ enum SystemTables {
     static let retries = "__retries"
     /// The operation history (``OperationHistory``).
     static let history = "__history"
+    /// Each table's rules (``TableRulesRecord``).
+    static let tables = "__tables"
 
     /// The prefix reserved for system tables; user tables may not use it.
     static let reservedPrefix = "__"

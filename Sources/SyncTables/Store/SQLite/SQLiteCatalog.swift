@@ -3,7 +3,7 @@
 /// The store's own bookkeeping inside the database: which tables exist, their definitions, and which
 /// generated column holds which property. Versioned with `PRAGMA user_version`.
 ///
-/// Layout (version 5):
+/// Layout (version 6):
 /// - `__synctables_tables(key, name, date_properties, indexes)`: one row per user table; `key` is the
 ///   lower-cased name, the lists are canonical JSON arrays.
 /// - `__synctables_columns(table_key, property, column_number)`: the projected column `c<number>` of each
@@ -18,10 +18,10 @@
 ///   item at it. The step to version 4 adds `_kinds` and rewrites every row so that each value is kept
 ///   once, in its column (``SQLiteRowCoding/migrateRows(of:in:)``); `_column_only` stays, always `NULL`.
 ///   The step to version 5 rewrites the queue table with each operation's id, kind and state in their
-///   compact form.
+///   compact form. The step to version 6 adds the queue's `ancestor` column.
 struct SQLiteCatalog: Sendable {
     /// The layout version this code writes.
-    static let currentVersion = 5
+    static let currentVersion = 6
 
     /// Counts changes to the tables and their columns, so copies of what the catalog said can tell they
     /// are out of date.
@@ -112,6 +112,9 @@ struct SQLiteCatalog: Sendable {
         }
         if version < 5 {
             try SQLiteOperationTable.compactLayoutFourQueue(in: database)
+        }
+        if version < 6 {
+            try SQLiteOperationTable.addAncestorColumn(in: database)
         }
     }
 

@@ -22,16 +22,25 @@ extension SQLiteOperationTable {
             version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
         """
 
-    /// Layout 4 to 5: the queue table rewritten in its compact form (see ``createSQL``). Runs inside the
-    /// catalog's migration transaction.
+    /// Layout 4 to 5: the queue table rewritten in its compact form (see ``createSQL``, which has the ancestor
+    /// column of layout 6 too). Runs inside the catalog's migration transaction.
     static func compactLayoutFourQueue(in database: Database) throws {
         try database.execute("ALTER TABLE \(name) RENAME TO \(name)_layout4; \(createSQL)")
-        let rows = try database.prepare("SELECT \(columns) FROM \(name)_layout4 ORDER BY sequence")
+        let rows = try database.prepare("SELECT \(legacyColumns) FROM \(name)_layout4 ORDER BY sequence")
         var operations: [PendingOperation] = []
         while try rows.step() { operations.append(try operation(from: rows)) }
         rows.reset()
         try insert(operations, in: database)
         try database.execute("DROP TABLE \(name)_layout4")
+    }
+
+    /// Layout 5 to 6: the ancestor column, unless the step to layout 5 created the table with it.
+    static func addAncestorColumn(in database: Database) throws {
+        let columns = try database.prepare("PRAGMA table_info(\(name))")
+        while try columns.step() {
+            if columns.text(at: 1) == "ancestor" { return }
+        }
+        try database.execute("ALTER TABLE \(name) ADD COLUMN ancestor TEXT")
     }
 
     /// Layout 2 to 3: the queue table without its unique index, and every queued operation's pointer on its
@@ -42,7 +51,7 @@ extension SQLiteOperationTable {
             """
             ALTER TABLE \(name) RENAME TO \(name)_layout2;
             \(layoutFourCreateSQL)
-            INSERT INTO \(name) (\(columns)) SELECT \(columns) FROM \(name)_layout2;
+            INSERT INTO \(name) (\(legacyColumns)) SELECT \(legacyColumns) FROM \(name)_layout2;
             DROP TABLE \(name)_layout2;
             \(SQLiteQueuePointers.createSideTableSQL)
             """)

@@ -7,7 +7,8 @@
 /// operation is found through the item's row or the side table (``SQLiteQueuePointers``), so queuing an
 /// operation appends one row to one B-tree. `operation_id`, `kind` and `state` are kept compact (see
 /// ``code(of:)-(OperationKind)`` and ``storedID(_:)``); `created_at` holds `Timestamp.ticks`; `item` the
-/// canonical JSON of a deleted item, else `NULL`. At most one operation is queued per item: the queue's
+/// canonical JSON of a deleted item, else `NULL`; `ancestor` the canonical JSON of an update's or delete's
+/// ancestor (``PendingOperation/ancestor``), else `NULL` (catalog layout 6 added it). At most one operation is queued per item: the queue's
 /// writes check the item's pointer (catalog layout 2 kept a unique index over `(table_name, item_id)`
 /// instead).
 enum SQLiteOperationTable {
@@ -19,22 +20,29 @@ enum SQLiteOperationTable {
         CREATE TABLE IF NOT EXISTS \(name) (
             sequence INTEGER PRIMARY KEY NOT NULL, operation_id NOT NULL, kind INTEGER NOT NULL,
             table_name TEXT NOT NULL, item_id TEXT NOT NULL, item TEXT, state INTEGER NOT NULL,
-            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL);
+            version INTEGER NOT NULL, created_at INTEGER NOT NULL, attempts INTEGER NOT NULL, ancestor TEXT);
         """
 
-    static let columns =
+    /// The columns of catalog layouts 2 to 5, which the steps of older files read and write.
+    static let legacyColumns =
         "sequence, operation_id, kind, table_name, item_id, item, state, version, created_at, attempts"
-    private static let insertSQL = "INSERT INTO \(name) (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-    /// Rewrites the operation stored at sequence `?11` (its sequence may change).
+    static let columns = legacyColumns + ", ancestor"
+    private static let insertSQL =
+        "INSERT INTO \(name) (\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+    private static let legacyInsertSQL =
+        "INSERT INTO \(name) (\(legacyColumns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+    /// Rewrites the operation stored at sequence `?12` (its sequence may change).
     private static let updateSQL = """
         UPDATE \(name) SET sequence = ?1, operation_id = ?2, kind = ?3, table_name = ?4, item_id = ?5, item = ?6,
-            state = ?7, version = ?8, created_at = ?9, attempts = ?10 WHERE sequence = ?11
+            state = ?7, version = ?8, created_at = ?9, attempts = ?10, ancestor = ?11 WHERE sequence = ?12
         """
-    /// Operations per multi-row insert of new operations (10 parameters each; SQLite 3.15 allows 999).
+    /// Parameters per operation.
+    private static let parameters: Int32 = 11
+    /// Operations per multi-row insert of new operations (11 parameters each; SQLite 3.15 allows 999).
     static let blockRows = 64
     private static let blockInsertSQL =
         "INSERT INTO \(name) (\(columns)) VALUES "
-        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: blockRows).joined(separator: ", ")
+        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: blockRows).joined(separator: ", ")
     private static let lookupSQL = "SELECT \(columns) FROM \(name) WHERE sequence = ?"
     private static let removeSQL = "DELETE FROM \(name) WHERE sequence = ?"
     private static let highestSQL = "SELECT MAX(sequence) FROM \(name)"
@@ -58,7 +66,7 @@ enum SQLiteOperationTable {
             defer { update.reset() }
             update.reset()
             try bind(operation, to: update)
-            try update.bind(found.sequence, at: 11)
+            try update.bind(found.sequence, at: 12)
             try update.run()
             if found.sequence != sequence {
                 try SQLiteQueuePointers.update(
@@ -73,23 +81,23 @@ enum SQLiteOperationTable {
         try insert(operations, compact: true, in: database)
     }
 
-    /// ``insert(_:in:)``, spelling the id, kind and state as text when `compact` is `false` (the queue
-    /// table of layouts 2 to 4, which the steps of older files write).
+    /// ``insert(_:in:)``, spelling the id, kind and state as text and leaving out the ancestor when `compact`
+    /// is `false` (the queue table of layouts 2 to 4, which the steps of older files write).
     static func insert(_ operations: [PendingOperation], compact: Bool, in database: Database) throws {
         var written = 0
-        if operations.count >= blockRows {
+        if compact, operations.count >= blockRows {
             let block = try database.cachedStatement(blockInsertSQL)
             defer { block.reset() }
             while operations.count - written >= blockRows {
                 block.reset()
                 for row in 0..<blockRows {
-                    try bind(operations[written + row], to: block, offset: Int32(row * 10), compact: compact)
+                    try bind(operations[written + row], to: block, offset: Int32(row) * parameters)
                 }
                 try block.run()
                 written += blockRows
             }
         }
-        let single = try database.cachedStatement(insertSQL)
+        let single = try database.cachedStatement(compact ? insertSQL : legacyInsertSQL)
         defer { single.reset() }
         for operation in operations.dropFirst(written) {
             single.reset()
@@ -120,8 +128,8 @@ enum SQLiteOperationTable {
         }
     }
 
-    /// Binds an operation's ten columns to parameters `offset + 1` … `offset + 10`, in ``columns`` order
-    /// (the statement must not be running: reset it first).
+    /// Binds an operation's columns to parameters `offset + 1` … `offset + 11`, in ``columns`` order, or the
+    /// ten of ``legacyColumns`` when not `compact` (the statement must not be running: reset it first).
     private static func bind(
         _ operation: PendingOperation, to statement: Statement, offset: Int32 = 0, compact: Bool = true
     ) throws {
@@ -145,6 +153,12 @@ enum SQLiteOperationTable {
         try statement.bind(Int64(operation.version), at: offset + 8)
         try statement.bind(operation.createdAt.ticks, at: offset + 9)
         try statement.bind(Int64(operation.attempts), at: offset + 10)
+        guard compact else { return }
+        if let ancestor = operation.ancestor {
+            try statement.bind(utf8: StoreCoding.canonicalJSONBytes(ancestor), at: offset + 11)
+        } else {
+            try statement.bind(.null, at: offset + 11)
+        }
     }
 
     /// Removes the operations queued for these operations' items, and their pointers.
@@ -247,7 +261,8 @@ enum SQLiteOperationTable {
         return (sql, values, isExact)
     }
 
-    /// Reads a row in ``columns`` order, in the compact form or the text form of layouts 2 to 4.
+    /// Reads a row in ``columns`` order (or ``legacyColumns``), in the compact form or the text form of layouts
+    /// 2 to 4.
     static func operation(from statement: Statement) throws -> PendingOperation {
         let sequence = statement.integer(at: 0)
         func corrupt(_ column: String) -> SyncError {
@@ -268,6 +283,14 @@ enum SQLiteOperationTable {
         guard let state = Self.state(from: statement.value(at: 6)) else {
             throw corrupt("state")
         }
+        var ancestor: JSONObject?
+        if statement.columnCount > 10, case .text = statement.value(at: 10) {
+            do {
+                ancestor = try statement.withUTF8Bytes(at: 10) { try StoreCoding.object(utf8: $0) }
+            } catch {
+                throw corrupt("ancestor")
+            }
+        }
         return PendingOperation(
             id: id,
             sequence: Int(sequence),
@@ -278,7 +301,8 @@ enum SQLiteOperationTable {
             state: state,
             version: Int(statement.integer(at: 7)),
             createdAt: Timestamp(ticks: statement.integer(at: 8)),
-            attempts: Int(statement.integer(at: 9))
+            attempts: Int(statement.integer(at: 9)),
+            ancestor: ancestor
         )
     }
 }
