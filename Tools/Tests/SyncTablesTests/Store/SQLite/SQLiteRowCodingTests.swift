@@ -256,7 +256,7 @@ struct SQLiteRowCodingTests {
             _ = try SQLiteStore(path: path)
         } throws: { error in
             guard case StoreError.database(_, let message, _) = error else { return false }
-            return message.contains("newer SyncTables (layout 6, this one reads 5)")
+            return message.contains("newer SyncTables (layout 7, this one reads 6)")
         }
         withExtendedLifetime(directory) {}
     }
