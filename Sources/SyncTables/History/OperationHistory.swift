@@ -29,6 +29,9 @@ struct OperationHistory: Sendable {
         static let message = "message"
         static let attempts = "attempts"
         static let recordedAt = "recordedAt"
+        static let conflict = "conflict"
+        static let conflictRule = "conflictRule"
+        static let merge = "merge"
     }
 
     /// The `__history` table: ordered by id, pruned by age through its date property.
@@ -36,12 +39,14 @@ struct OperationHistory: Sendable {
         name: SystemTables.history, dateProperties: [Field.recordedAt], indexes: [[Field.recordedAt]])
 
     /// Records what became of `operation` (as it is at that moment) and prunes what the retention no
-    /// longer keeps; part of the caller's transaction.
+    /// longer keeps; part of the caller's transaction. A `trace` (an automatic conflict resolution) gives the
+    /// entry its conflict, rule, merge steps and message.
     func record(
         _ operation: PendingOperation,
         _ outcome: OperationHistoryEntry.Outcome,
         status: Int? = nil,
         message: String? = nil,
+        trace: ResolutionTrace? = nil,
         in transaction: any StoreTransaction
     ) throws {
         let retention = self.retention
@@ -50,8 +55,9 @@ struct OperationHistory: Sendable {
         let sequence = try Self.nextSequence(in: transaction)
         let entry = OperationHistoryEntry(
             sequence: sequence, operationId: operation.id, table: operation.table, itemId: operation.itemId,
-            kind: operation.kind, outcome: outcome, status: status, message: message, attempts: operation.attempts,
-            recordedAt: now)
+            kind: operation.kind, outcome: outcome, status: status, message: trace?.message ?? message,
+            attempts: operation.attempts, recordedAt: now, conflict: trace?.conflict, conflictRule: trace?.rule,
+            merge: trace?.steps ?? [])
         try entry.save(in: transaction)
         if let maxEntries = retention.maxEntries, sequence > maxEntries {
             let beyondCount = FilterExpression.comparison(
@@ -108,6 +114,19 @@ extension OperationHistoryEntry: SystemRecord {
         ]
         if let status { properties[Field.status] = .integer(Int64(status)) }
         if let message { properties[Field.message] = .string(message) }
+        if let conflict { properties[Field.conflict] = .string(conflict.rawValue) }
+        if let conflictRule { properties[Field.conflictRule] = .string(conflictRule.rawValue) }
+        if !merge.isEmpty {
+            properties[Field.merge] = .array(
+                merge.map { step in
+                    var object = JSONObject([
+                        "field": .string(step.field), "change": .string(step.change.rawValue),
+                        "summary": .string(step.summary),
+                    ])
+                    if let rule = step.rule { object["rule"] = .string(rule.rawValue) }
+                    return .object(object)
+                })
+        }
         return JSONObject(properties)
     }
 
@@ -118,6 +137,18 @@ extension OperationHistoryEntry: SystemRecord {
             kind: try row.value(Field.kind, as: OperationKind.self),
             outcome: try row.value(Field.outcome, as: Outcome.self), status: row.optionalInteger(Field.status),
             message: row.optionalString(Field.message), attempts: try row.integer(Field.attempts),
-            recordedAt: try row.timestamp(Field.recordedAt).date)
+            recordedAt: try row.timestamp(Field.recordedAt).date,
+            conflict: row.optionalString(Field.conflict).flatMap(ConflictKind.init(rawValue:)),
+            conflictRule: row.optionalString(Field.conflictRule).flatMap(ConflictRule.init(rawValue:)),
+            merge: try (row.optionalArray(Field.merge) ?? []).map { value throws(SyncError) in
+                guard case .object(let step) = value, case .string(let field)? = step["field"],
+                    case .string(let change)? = step["change"], let change = FieldMergeStep.Change(rawValue: change),
+                    case .string(let summary)? = step["summary"]
+                else { throw row.corrupt(Field.merge) }
+                return FieldMergeStep(
+                    field: field, change: change,
+                    rule: step["rule"]?.stringValue.flatMap(FieldMergeRule.init(rawValue:)),
+                    summary: summary)
+            })
     }
 }

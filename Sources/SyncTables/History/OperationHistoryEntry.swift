@@ -47,6 +47,13 @@ public struct OperationHistoryEntry: Sendable, Hashable, Identifiable {
     public let attempts: Int
     /// When the outcome happened, by the context's clock.
     public let recordedAt: Date
+    /// For a conflict a table's ``SyncRules`` resolved: what met what.
+    public let conflict: ConflictKind?
+    /// For a conflict a table's ``SyncRules`` resolved: the rule that decided.
+    public let conflictRule: ConflictRule?
+    /// For a conflict merged per field: what became of each field either side changed ("title: kept
+    /// yours"), so an app can answer "where did my edit go?". Empty otherwise.
+    public let merge: [FieldMergeStep]
 
     /// The entry's ``sequence``.
     public var id: Int { sequence }
@@ -54,7 +61,8 @@ public struct OperationHistoryEntry: Sendable, Hashable, Identifiable {
     /// An entry (entries are made by the context; this is for tests and previews).
     public init(
         sequence: Int, operationId: String, table: String, itemId: String, kind: OperationKind, outcome: Outcome,
-        status: Int? = nil, message: String? = nil, attempts: Int, recordedAt: Date
+        status: Int? = nil, message: String? = nil, attempts: Int, recordedAt: Date, conflict: ConflictKind? = nil,
+        conflictRule: ConflictRule? = nil, merge: [FieldMergeStep] = []
     ) {
         self.sequence = sequence
         self.operationId = operationId
@@ -66,5 +74,8 @@ public struct OperationHistoryEntry: Sendable, Hashable, Identifiable {
         self.message = message
         self.attempts = attempts
         self.recordedAt = recordedAt
+        self.conflict = conflict
+        self.conflictRule = conflictRule
+        self.merge = merge
     }
 }

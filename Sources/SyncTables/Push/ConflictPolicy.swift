@@ -24,6 +24,11 @@ public enum ConflictResolution: Sendable, Hashable {
     case keepOperation(updatingItem: JSONObject)
     /// Keep the operation with this item and send it again within the current push (once).
     case retry(updatingItem: JSONObject)
+    /// Turn the operation into one of another kind with this item, and send it again within the current push
+    /// (once): an update whose item the server deleted becomes an insert that creates it again, a delete
+    /// becomes an update, an insert refused as a duplicate becomes an update. The local row follows: it is
+    /// deleted for a delete, else stored from `item` (its `version` included, for `If-Match`).
+    case convert(to: OperationKind, item: JSONObject)
     /// Leave the error for the app to resolve later.
     case unresolved
 }

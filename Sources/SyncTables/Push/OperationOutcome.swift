@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// What becomes of one pushed operation, decided from its answer before anything commits: a batch
 /// decides every operation's outcome, then commits them all in one store transaction.
 enum OperationOutcome: Sendable {
@@ -44,7 +46,7 @@ enum OperationOutcome: Sendable {
         } else if operation.kind == .delete, error.status == 404 || error.status == 410 {
             self = .completed(serverItem: nil)  // already gone on the server
         } else if operation.kind != .delete, error.isConflict, let serverItem = error.serverItem,
-            ItemComparison.sameUserData(serverItem, item)
+            !Self.recreates(operation, over: serverItem), ItemComparison.sameUserData(serverItem, item)
         {
             // The server already holds exactly our data: the write reached it earlier and only its
             // response was lost (e.g. the app was killed mid-push), so the stale version gives 409/412.
@@ -55,6 +57,14 @@ enum OperationOutcome: Sendable {
                     status: error.status, message: error.message, rawBody: error.body, serverItem: error.serverItem,
                     retryAfter: error.retryAfter, isConflict: error.isConflict))
         }
+    }
+}
+
+extension OperationOutcome {
+    /// Whether `operation` recreates an item this device deleted (an insert with an ancestor) and the server
+    /// still holds the deletion: equal data in a tombstone is the deleted item, not a lost answer.
+    fileprivate static func recreates(_ operation: PendingOperation, over serverItem: JSONObject) -> Bool {
+        operation.kind == .insert && operation.ancestor != nil && serverItem.isTombstone
     }
 }
 

@@ -38,7 +38,7 @@ extension Push {
                         return try failurePolicy.skips(operation, in: transaction)
                     },
                     size: { operation, item in
-                        OperationSender.batchedWrite(for: Self.pushOperation(operation, item: item)).estimatedSize
+                        OperationSender.batchedWrite(for: pushOperation(operation, item: item)).estimatedSize
                     },
                     markInFlight: { operation in
                         inFlight.insert(table: operation.table, itemId: operation.itemId)
@@ -58,7 +58,7 @@ extension Push {
             if case .answered(let answers) = delivered {
                 let decided = claims.enumerated().map { index, claim in
                     DecidedOperation(
-                        claim, response: answers[index], mayRetry: !run.retried.contains(claim.operation.id))
+                        claim, response: answers[index], mayRetry: run.mayRetry(claim.operation))
                 }
                 settled = await settle(decided, pushId: run.pushId)
             }
@@ -72,7 +72,7 @@ extension Push {
                     step = await push(
                         claim, pushId: run.pushId,
                         send: delivered.sender(for: index, kind: operation.kind, via: sender),
-                        mayRetry: !run.retried.contains(operation.id))
+                        mayRetry: run.mayRetry(operation))
                 }
                 inFlight.end(table: operation.table, itemId: operation.itemId)
                 if case .retry = step { handled.remove(operation.id) }
@@ -92,7 +92,7 @@ extension Push {
         -> BatchDelivery
     {
         let writes = claims.compactMap { claim in
-            claim.item.map { OperationSender.batchedWrite(for: Self.pushOperation(claim.operation, item: $0)) }
+            claim.item.map { OperationSender.batchedWrite(for: pushOperation(claim.operation, item: $0)) }
         }
         guard !writes.isEmpty else { return .answered([:]) }
         do {

@@ -34,7 +34,7 @@ extension Push {
                     taken.insert(operation.id)
                     run.lastSequence = operation.sequence
                     running += 1
-                    let mayRetry = !run.retried.contains(operation.id)
+                    let mayRetry = run.mayRetry(operation)
                     group.addTask {
                         let step = await self.push(
                             claim, pushId: pushId, send: { try await sender.send($0) }, mayRetry: mayRetry)

@@ -1,9 +1,32 @@
 @_spi(SyncTablesTools) import SyncTablesCore
 
-// Conflicts (409, 412) met by a push: the conflict policy decides, and its resolution is applied through
-// the push's resolver, exactly as an app's own resolution would be.
+// Conflicts (409, 412, and 404/410 for updates where a rule asks for it) met by a push: the table's rules
+// resolve what they can by themselves, the conflict policy decides the rest, and either resolution is
+// applied through the push's resolver, exactly as an app's own resolution would be.
 
 extension Push {
+    /// Resolves a failed operation by its table's ``SyncRules``; `nil` when the failure is no conflict or
+    /// the rules leave it to the conflict policy.
+    func resolveByRules(_ operation: PendingOperation, failure: OperationFailure, mayRetry: Bool) async -> PushStep? {
+        do {
+            let rules = try await TableRulesRecord.rules(of: operation.table, in: store)
+            guard let kind = ConflictClassification.kind(of: operation, failure: failure, rules: rules),
+                let error = try await resolver.error(operationId: operation.id),
+                let stored = try await queue.operation(id: operation.id), stored.version == error.operationVersion
+            else { return nil }
+            let localRow =
+                stored.kind == .delete ? nil : try await store.lookup(table: operation.table, id: operation.itemId)
+            let automatic = AutomaticResolution(rules: rules, client: client)
+            guard
+                let (resolution, trace) = try await automatic.resolve(
+                    kind, operation: stored, error: error, localRow: localRow)
+            else { return nil }
+            return try await apply(resolution, to: error, trace: trace, mayRetry: mayRetry)
+        } catch {
+            return .failed  // the error stays recorded; the next push meets the conflict again
+        }
+    }
+
     /// Applies `policy` to an operation whose error was just recorded.
     func applyConflictPolicy(_ policy: ConflictPolicy, to operation: PendingOperation, mayRetry: Bool) async
         -> PushStep
@@ -12,24 +35,29 @@ extension Push {
             do {
                 guard let error = try await resolver.error(operationId: operation.id) else { return .failed }
                 let resolution = try await Self.resolution(for: error, policy: policy)
-                switch resolution {
-                case .unresolved:
-                    return .failed
-                case .retry(let item) where !mayRetry:
-                    try await resolver.apply(.keepOperation(updatingItem: item), to: error)
-                    return .resolved
-                case .retry(let item):
-                    try await resolver.apply(.keepOperation(updatingItem: item), to: error)
-                    return .retry
-                default:
-                    try await resolver.apply(resolution, to: error)
-                    return .resolved
-                }
+                return try await apply(resolution, to: error, trace: nil, mayRetry: mayRetry)
             } catch {
                 return .failed  // the error stays recorded for the app
             }
         }
         return .failed
+    }
+
+    /// Applies a resolution through the resolver; a resolution that sends the operation again does so within
+    /// this push when `mayRetry`, else with the next push.
+    private func apply(
+        _ resolution: ConflictResolution, to error: TableOperationError, trace: ResolutionTrace?, mayRetry: Bool
+    ) async throws -> PushStep {
+        switch resolution {
+        case .unresolved:
+            return .failed
+        case .retry, .convert:
+            try await resolver.apply(resolution, to: error, trace: trace)
+            return mayRetry ? .retry : .resolved
+        case .cancelAndUpdateItem, .cancelAndDiscardItem, .keepOperation:
+            try await resolver.apply(resolution, to: error, trace: trace)
+            return .resolved
+        }
     }
 
     /// What the policy decides for one conflict.

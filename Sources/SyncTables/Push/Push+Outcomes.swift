@@ -116,15 +116,22 @@ extension Push {
         return steps
     }
 
-    /// A recorded failure's step: conflicts go through the conflict policy, and a failure policy that says so
-    /// (the engine's) dead-letters one left unresolved, so it blocks nothing until the app resolves it.
+    /// A recorded failure's step: conflicts go through the table's rules, then the conflict policy, and a
+    /// failure policy that says so (the engine's) dead-letters one left unresolved, so it blocks nothing until
+    /// the app resolves it.
     private func handleFailure(
         _ operation: PendingOperation, failure: OperationFailure, pushId: String, mayRetry: Bool
     ) async -> PushStep {
-        guard failure.isConflict else { return .failed }
-        let policy = failurePolicy.conflictPolicy(for: operation.table) ?? conflictPolicy
-        let step = await applyConflictPolicy(policy, to: operation, mayRetry: mayRetry)
-        if case .failed = step, failurePolicy.deadLettersUnresolvedConflicts {
+        let step: PushStep
+        if let byRules = await resolveByRules(operation, failure: failure, mayRetry: mayRetry) {
+            step = byRules
+        } else if failure.isConflict {
+            let policy = failurePolicy.conflictPolicy(for: operation.table) ?? conflictPolicy
+            step = await applyConflictPolicy(policy, to: operation, mayRetry: mayRetry)
+        } else {
+            return .failed
+        }
+        if case .failed = step, failure.isConflict, failurePolicy.deadLettersUnresolvedConflicts {
             let queue = self.queue
             if let dead = try? await store.write({ try queue.deadLetter(operation, in: $0) }) {
                 events.publish(.operationDeadLettered(dead))
@@ -142,7 +149,7 @@ extension Push {
         return OperationErrorRecord(
             id: operation.id, operationId: operation.id, operationVersion: operation.version,
             kind: operation.kind, table: operation.table, itemId: operation.itemId, status: failure.status,
-            clientItem: entry.item, serverItem: failure.serverItem,
+            clientItem: entry.item, serverItem: failure.serverItem, ancestorItem: operation.ancestor,
             rawBody: failure.rawBody.map { String(decoding: $0, as: UTF8.self) }, message: failure.message,
             pushId: pushId, createdAt: createdAt)
     }

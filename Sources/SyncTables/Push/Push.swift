@@ -34,6 +34,8 @@ struct Push: Sendable {
     var tables: Set<String>? = nil
     /// Batches and concurrency.
     var options = PushOptions()
+    /// The tables' rules by lower-cased name, read when the push starts.
+    var rules: [String: SyncRules] = [:]
 
     /// Runs the push under the store's push lease.
     ///
@@ -41,9 +43,15 @@ struct Push: Sendable {
     ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the lease.
     func run() async throws -> PushSummary {
         let lease = self.lease
-        try await SyncError.mapping { try await store.write { try lease.take(in: $0) } }
+        var push = self
+        push.rules = try await SyncError.mapping {
+            try await store.write { transaction in
+                try lease.take(in: transaction)
+                return try TableRulesRecord.all(in: transaction)
+            }
+        }
         do {
-            let summary = try await runHoldingLease()
+            let summary = try await push.runHoldingLease()
             try? await store.write { try lease.release(in: $0) }
             return summary
         } catch {
@@ -105,7 +113,7 @@ struct Push: Sendable {
 
             let step = await push(
                 claim, pushId: run.pushId, send: { try await sender.send($0) },
-                mayRetry: !run.retried.contains(operation.id))
+                mayRetry: run.mayRetry(operation))
             inFlight.end(table: operation.table, itemId: operation.itemId)
             record(step, of: operation, in: &run)
             run.rewindForRetry()
@@ -143,7 +151,7 @@ struct Push: Sendable {
             run.summary.resolvedConflicts += 1
         case .retry:
             run.summary.resolvedConflicts += 1
-            run.retried.insert(operation.id)
+            run.countRetry(of: operation)
             run.retry(after: operation.sequence - 1)
         case .abort(let abortStatus, let abortReason) where run.isGoingOn:
             (run.status, run.reason) = (abortStatus, abortReason)
@@ -161,7 +169,7 @@ struct Push: Sendable {
             let decided = DecidedOperation(missingRowOf: operation, mayRetry: mayRetry)
             return await settle([decided], pushId: pushId).first ?? .failed
         }
-        let request = Self.pushOperation(operation, item: item)
+        let request = pushOperation(operation, item: item)
         let outcome: OperationOutcome
         do {
             let serverItem: JSONObject?
@@ -178,10 +186,17 @@ struct Push: Sendable {
         return await settle([decided], pushId: pushId).first ?? .failed
     }
 
-    /// One operation as a ``PushHandler`` and the sender see it.
-    static func pushOperation(_ operation: PendingOperation, item: JSONObject) -> PushOperation {
-        PushOperation(
+    /// One operation as a ``PushHandler`` and the sender see it: for an update of a table whose rules say
+    /// so, only the fields changed since its ancestor.
+    func pushOperation(_ operation: PendingOperation, item: JSONObject) -> PushOperation {
+        var sent = item
+        if operation.kind == .update, let ancestor = operation.ancestor,
+            rules[operation.table.lowercased()]?.sendsOnlyChangedFields == true
+        {
+            sent = ChangedFields.item(item, since: ancestor)
+        }
+        return PushOperation(
             operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
-            item: item)
+            item: sent)
     }
 }

@@ -1,3 +1,5 @@
+@_spi(SyncTablesTools) import SyncTablesCore
+
 /// A queued operation the server refused, with what is needed to resolve it.
 ///
 /// Errors are stored with the queue, so they survive a restart (see ``SyncContext/pushErrors(table:)``),
@@ -23,6 +25,9 @@ public struct TableOperationError: Sendable, Identifiable, Hashable, CustomStrin
     public let clientItem: JSONObject?
     /// The server's current item, when the response carried one (409 and 412).
     public let serverItem: JSONObject?
+    /// The server copy the failed update or delete was based on (``PendingOperation/ancestor``), when known:
+    /// with ``clientItem`` and ``serverItem``, the three sides of a merge.
+    public let ancestorItem: JSONObject?
     /// The raw response body.
     public let rawBody: String?
     /// A readable explanation (the server's message when it sent one).
@@ -32,6 +37,32 @@ public struct TableOperationError: Sendable, Identifiable, Hashable, CustomStrin
 
     /// `true` for 409 Conflict and 412 Precondition Failed.
     public var isConflict: Bool { status == 409 || status == 412 }
+
+    /// What met what, for a conflict: a local update, delete or insert against the server's change, or
+    /// `nil` when the error is no conflict (a 404 of an update counts as ``ConflictKind/updateDelete``).
+    public var conflictKind: ConflictKind? {
+        let failure = OperationFailure(status: status, serverItem: serverItem, isConflict: isConflict)
+        let operation = PendingOperation(
+            id: operationId, sequence: 0, kind: kind, table: table, itemId: itemId, item: nil, state: .failed,
+            version: operationVersion, createdAt: Timestamp(ticks: 0), attempts: 0, ancestor: ancestorItem)
+        let rules = SyncRules(conflictRules: [.updateDelete: .serverWins])  // so a 404 of an update classifies
+        return ConflictClassification.kind(of: operation, failure: failure, rules: rules)
+    }
+
+    /// The three-way merge of ``clientItem`` and ``serverItem`` against ``ancestorItem`` by `rules` (say,
+    /// `Task.syncRules`), for a ``ConflictPolicy/custom(_:)`` policy that settles the fields the rules leave
+    /// to it (``FieldMergeRule/ask``); `nil` without both items.
+    ///
+    /// ```swift
+    /// if var merge = error.merged(with: Task.syncRules) {
+    ///     merge.merged["title"] = .string(askTheUser(merge))
+    ///     return .retry(updatingItem: merge.merged)
+    /// }
+    /// ```
+    public func merged(with rules: SyncRules) -> FieldMergeResult? {
+        guard let clientItem, let serverItem, !serverItem.isTombstone else { return nil }
+        return rules.merge(ancestor: ancestorItem, local: clientItem, server: serverItem)
+    }
 
     /// The server's current item decoded as `type`, or `nil` when the response carried none.
     ///
@@ -124,6 +155,7 @@ extension TableOperationError {
             status: record.status,
             clientItem: record.clientItem,
             serverItem: record.serverItem,
+            ancestorItem: record.ancestorItem,
             rawBody: record.rawBody,
             message: record.message,
             context: context

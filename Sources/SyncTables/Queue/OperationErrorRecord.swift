@@ -21,6 +21,8 @@ struct OperationErrorRecord: Sendable, Hashable {
     var clientItem: JSONObject?
     /// The server's item, when the response body was one.
     var serverItem: JSONObject?
+    /// The operation's ancestor when it failed (``PendingOperation/ancestor``).
+    var ancestorItem: JSONObject?
     /// The raw response body.
     var rawBody: String?
     /// A human-readable description of the failure.
@@ -40,6 +42,7 @@ struct OperationErrorRecord: Sendable, Hashable {
         static let status = "httpStatus"
         static let clientItem = "clientItem"
         static let serverItem = "serverItem"
+        static let ancestorItem = "ancestorItem"
         static let rawBody = "rawBody"
         static let message = "message"
         static let pushId = "pushId"
@@ -60,6 +63,7 @@ struct OperationErrorRecord: Sendable, Hashable {
         if let status { properties[Field.status] = .integer(Int64(status)) }
         if let clientItem { properties[Field.clientItem] = .object(clientItem) }
         if let serverItem { properties[Field.serverItem] = .object(serverItem) }
+        if let ancestorItem { properties[Field.ancestorItem] = .object(ancestorItem) }
         if let rawBody { properties[Field.rawBody] = .string(rawBody) }
         if let message { properties[Field.message] = .string(message) }
         if let pushId { properties[Field.pushId] = .string(pushId) }
@@ -78,6 +82,7 @@ struct OperationErrorRecord: Sendable, Hashable {
             status: row.optionalInteger(Field.status),
             clientItem: row.optionalObject(Field.clientItem),
             serverItem: row.optionalObject(Field.serverItem),
+            ancestorItem: row.optionalObject(Field.ancestorItem),
             rawBody: row.optionalString(Field.rawBody),
             message: row.optionalString(Field.message),
             pushId: row.optionalString(Field.pushId),
@@ -95,6 +100,7 @@ struct OperationErrorRecord: Sendable, Hashable {
         status: Int? = nil,
         clientItem: JSONObject? = nil,
         serverItem: JSONObject? = nil,
+        ancestorItem: JSONObject? = nil,
         rawBody: String? = nil,
         message: String? = nil,
         pushId: String? = nil,
@@ -109,6 +115,7 @@ struct OperationErrorRecord: Sendable, Hashable {
         self.status = status
         self.clientItem = clientItem
         self.serverItem = serverItem
+        self.ancestorItem = ancestorItem
         self.rawBody = rawBody
         self.message = message
         self.pushId = pushId

@@ -85,10 +85,10 @@ extension OperationQueue {
     /// Removes operations without sending them (their errors go too), recording each as `outcome`
     /// (``OperationHistoryEntry/Outcome/discarded`` or ``OperationHistoryEntry/Outcome/resolved``).
     func settle(
-        _ operations: [PendingOperation], as outcome: OperationHistoryEntry.Outcome,
+        _ operations: [PendingOperation], as outcome: OperationHistoryEntry.Outcome, trace: ResolutionTrace? = nil,
         in transaction: any StoreTransaction
     ) throws {
-        for operation in operations { try history.record(operation, outcome, in: transaction) }
+        for operation in operations { try history.record(operation, outcome, trace: trace, in: transaction) }
         try remove(operations, in: transaction)
     }
 }

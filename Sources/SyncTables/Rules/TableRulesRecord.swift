@@ -86,6 +86,13 @@ struct TableRulesRecord: SystemRecord, Equatable {
         try transaction.lookup(table: Self.table, id: table.lowercased()).map { try Self(row: $0).rules } ?? .none
     }
 
+    /// The rules stored for `table`, read in a transaction of their own.
+    static func rules(of table: String, in store: any LocalStore) async throws -> SyncRules {
+        try await SyncError.mapping {
+            try await store.lookup(table: Self.table, id: table.lowercased()).map { try Self(row: $0).rules } ?? .none
+        }
+    }
+
     /// Every table's stored rules, by lower-cased table name.
     static func all(in transaction: any StoreTransaction) throws -> [String: SyncRules] {
         var all: [String: SyncRules] = [:]

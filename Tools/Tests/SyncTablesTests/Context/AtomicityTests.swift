@@ -70,13 +70,16 @@ struct AtomicityTests {
     /// Batches of inserts are written without lookups; the keys refuse a stored or queued id and the batch
     /// is then worked out item by item, so these must give the same errors and leave nothing behind.
     @Test(arguments: ContextStoreKind.allCases)
-    func aBatchOfInsertsClashingWithAPulledRowOrAQueuedDeleteStoresNone(kind: ContextStoreKind) async throws {
+    func aBatchOfInsertsClashingWithAPulledRowOrAQueuedUpdateStoresNone(kind: ContextStoreKind) async throws {
         let store = try kind.makeStore()
         let context = try await SyncContext(store: store)
         let todos = try await context.table(ContextTodo.self)
-        // A row with no operation (as a pull leaves it) and a queued delete with no row.
-        try await store.write { try $0.upsert(table: "ContextTodo", items: [["id": "pulled", "text": "server"]]) }
-        try await todos.delete(id: "remote")
+        // A row with no operation (as a pull leaves it) and a queued update whose row was removed by hand.
+        try await store.write {
+            try $0.upsert(table: "ContextTodo", items: [["id": "pulled", "text": "server"], ["id": "remote"]])
+        }
+        try await todos.update(ContextTodo(id: "remote", text: "edited"))
+        try await store.write { _ = try $0.delete(table: "ContextTodo", ids: ["remote"]) }
         let before = try await ContextSnapshot.take(context)
 
         await #expect(throws: SyncError.duplicateInsert(table: "ContextTodo", id: "pulled")) {
@@ -84,7 +87,7 @@ struct AtomicityTests {
         }
         await #expect(
             throws: SyncError.pendingOperationConflict(
-                table: "ContextTodo", id: "remote", existing: .delete, attempted: .insert)
+                table: "ContextTodo", id: "remote", existing: .update, attempted: .insert)
         ) {
             // The rows go in first here; the queue refuses, and the rows must be taken out again.
             try await todos.insert(contentsOf: [ContextTodo(id: "y", text: "1"), ContextTodo(id: "remote", text: "2")])
@@ -94,7 +97,7 @@ struct AtomicityTests {
         }
         #expect(try await ContextSnapshot.take(context) == before)
 
-        // A clean batch afterwards queues behind the delete, in order.
+        // A clean batch afterwards queues behind the update, in order.
         try await todos.insert(contentsOf: [ContextTodo(id: "y", text: "1"), ContextTodo(id: "z", text: "2")])
         let queued = try await context.pendingOperations()
         #expect(queued.map(\.itemId) == ["remote", "y", "z"])

@@ -59,8 +59,12 @@ struct StreamedInsertTests {
         let context = try await ContextStoreKind.sqlite.makeContext()
         let store = context.store
         let todos = try await context.table(ContextTodo.self)
-        try await store.write { try $0.upsert(table: "ContextTodo", items: [["id": "pulled", "text": "server"]]) }
-        try await todos.delete(id: "remote")
+        try await store.write {
+            try $0.upsert(table: "ContextTodo", items: [["id": "pulled", "text": "server"], ["id": "remote"]])
+        }
+        // A queued update whose row was removed by hand: the queue refuses an insert of its id.
+        try await todos.update(ContextTodo(id: "remote", text: "edited"))
+        try await store.write { _ = try $0.delete(table: "ContextTodo", ids: ["remote"]) }
         try await todos.insert(ContextTodo(id: "queued", text: "local"))
         let before = try await ContextSnapshot.take(context)
         let last = Self.batchSize - 1

@@ -212,8 +212,10 @@ struct CollapseMatrixTests {
 
     // MARK: Delete queued
 
-    @Test(arguments: ContextStoreKind.allCases, OperationKind.allCases)
-    func anyWriteAfterDeleteIsRejectedAndChangesNothing(kind: ContextStoreKind, attempted: OperationKind) async throws {
+    @Test(arguments: ContextStoreKind.allCases, [OperationKind.update, .delete])
+    func anUpdateOrDeleteAfterDeleteIsRejectedAndChangesNothing(kind: ContextStoreKind, attempted: OperationKind)
+        async throws
+    {
         let context = try await kind.makeContext()
         let todos = try await context.table(ContextTodo.self)
         let pulled: JSONObject = ["id": "a", "text": "milk", "complete": false]
@@ -225,14 +227,58 @@ struct CollapseMatrixTests {
             throws: SyncError.pendingOperationConflict(
                 table: "ContextTodo", id: "a", existing: .delete, attempted: attempted)
         ) {
-            switch attempted {
-            case .insert: try await todos.insert(ContextTodo(id: "a", text: "again"))
-            case .update: try await todos.update(ContextTodo(id: "a", text: "again"))
-            case .delete: try await todos.delete(id: "a")
+            if attempted == .update {
+                try await todos.update(ContextTodo(id: "a", text: "again"))
+            } else {
+                try await todos.delete(id: "a")
             }
         }
 
         #expect(try await ContextSnapshot.take(context) == before)
+    }
+
+    /// The offline "undo": an item deleted and inserted again before the delete was sent is still on the
+    /// server, so the delete becomes an update of the server's copy (the delete's ancestor), in its place.
+    @Test(arguments: ContextStoreKind.allCases)
+    func anInsertAfterAnUnsentDeleteBecomesAnUpdateOfTheServersCopy(kind: ContextStoreKind) async throws {
+        let context = try await kind.makeContext()
+        let todos = try await context.table(ContextTodo.self)
+        let pulled: JSONObject = ["id": "a", "text": "milk", "complete": false, "version": "v1"]
+        try await context.store.write { try $0.upsert(table: "ContextTodo", items: [pulled]) }
+        try await todos.insert(ContextTodo(id: "first", text: "queued before"))
+        try await todos.delete(id: "a")
+        let deleted = try #require(try await context.pendingOperations().last)
+
+        try await todos.insert(ContextTodo(id: "a", text: "again"))
+
+        let queued = try await context.pendingOperations()
+        #expect(queued.map(\.itemId) == ["first", "a"])
+        let undone = try #require(queued.last)
+        #expect(undone.id == deleted.id && undone.sequence == deleted.sequence)
+        #expect(undone.kind == .update && undone.item == nil && undone.version == deleted.version + 1)
+        #expect(undone.ancestor == pulled)
+        #expect(try await todos.lookup(id: "a")?.text == "again")
+        #expect(try await todos.lookup(id: "a")?.version == "v1")
+    }
+
+    /// Once the delete was sent it may have reached the server, so the item is inserted again; the insert
+    /// keeps the delete's ancestor, which marks it as recreating the item.
+    @Test(arguments: ContextStoreKind.allCases)
+    func anInsertAfterASentDeleteBecomesARecreatingInsert(kind: ContextStoreKind) async throws {
+        let context = try await kind.makeContext()
+        let todos = try await context.table(ContextTodo.self)
+        let pulled: JSONObject = ["id": "a", "text": "milk", "complete": false, "version": "v1"]
+        try await context.store.write { try $0.upsert(table: "ContextTodo", items: [pulled]) }
+        try await todos.delete(id: "a")
+        let deleted = try #require(try await context.pendingOperations().first)
+        _ = try await context.queue.markAttempted(deleted)
+
+        try await todos.insert(ContextTodo(id: "a", text: "again"))
+
+        let undone = try #require(try await context.pendingOperations().first)
+        #expect(undone.id == deleted.id && undone.kind == .insert && undone.state == .pending)
+        #expect(undone.ancestor == pulled)
+        #expect(try await todos.lookup(id: "a")?.text == "again")
     }
 
     // MARK: Rows without operations

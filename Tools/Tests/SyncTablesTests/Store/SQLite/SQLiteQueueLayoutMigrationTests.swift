@@ -54,8 +54,12 @@ struct SQLiteQueueLayoutMigrationTests {
         let original = try await queueWithEveryKind(path: path)
         #expect(Set(original.map(\.kind)) == [.insert, .update, .delete])
         try await makeLayoutOneFile(path: path, operations: original)
-        // What version 1 stored: its JSON rows carry createdAt as ISO-8601 text.
-        let expected = try original.map { try PendingOperation(row: $0.row) }
+        // What version 1 stored: its JSON rows carry createdAt as ISO-8601 text, and no ancestors.
+        let expected = try original.map { operation in
+            var stored = try PendingOperation(row: operation.row)
+            stored.ancestor = nil
+            return stored
+        }
 
         let reopened = try await SyncContext(store: try SQLiteStore(path: path))
         #expect(try await reopened.pendingOperations() == expected)
@@ -102,6 +106,8 @@ struct SQLiteQueueLayoutMigrationTests {
         original[1].state = .attempted
         original[1].attempts = 2
         original[2].state = .dead
+        // Layout 4 kept no ancestors.
+        for index in original.indices { original[index].ancestor = nil }
         let changed = Array(original.prefix(3))
         try await store.write { try $0.saveQueuedOperations(changed) }
         try await store.close()

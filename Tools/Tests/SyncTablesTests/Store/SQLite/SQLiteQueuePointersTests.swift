@@ -152,8 +152,9 @@ struct SQLiteQueuePointersTests {
         let table = try await reopened.table(ContextTodo.self)
         try await table.update(ContextTodo(id: "a", text: "changed"))  // folds into the queued insert
         try await table.delete(id: "b")  // cancels the never-sent insert
-        await #expect(throws: SyncError.self) { try await table.insert(ContextTodo(id: "gone", text: "again")) }
+        try await table.insert(ContextTodo(id: "gone", text: "again"))  // undoes the queued delete, in its place
         #expect(try await reopened.pendingOperations().map(\.itemId) == ["a", "gone"])
+        #expect(try await reopened.pendingOperations().last?.kind == .insert)
         #expect(try await reopened.pendingOperations().first?.sequence == original.first?.sequence)
         try await reopened.close()
         #expect(try Self.scalar("SELECT COUNT(*) FROM __synctables_queued_items", path: path) == .integer(1))

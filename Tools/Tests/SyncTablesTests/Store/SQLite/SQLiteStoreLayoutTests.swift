@@ -18,14 +18,14 @@ import Testing
     @Test func theFileIsInWALModeAndStampedWithTheLayoutVersion() async throws {
         let (directory, database) = try await storeFile { _ in }
         #expect(try database.scalar("PRAGMA journal_mode") == .text("wal"))
-        #expect(try database.userVersion() == 5)
+        #expect(try database.userVersion() == 6)
         let queueColumns = try database.prepare("PRAGMA table_info(__synctables_operations)")
         var names: [String] = []
         while try queueColumns.step() { names.append(queueColumns.text(at: 1) ?? "") }
         #expect(
             names == [
                 "sequence", "operation_id", "kind", "table_name", "item_id", "item", "state", "version", "created_at",
-                "attempts",
+                "attempts", "ancestor",
             ])
         _ = directory
     }
