@@ -18,6 +18,8 @@ struct Pull: Sendable {
     let plan: PullPlan
     /// Makes the pull incremental (see ``PullPlan``); `nil` for a full pull.
     let queryId: String?
+    /// Merges pulled records into pending updates, in a table that merges fields.
+    var rebase: PullRebase?
 
     /// Runs the pull.
     func run() async throws -> PullSummary {
@@ -46,7 +48,8 @@ struct Pull: Sendable {
         while !page.items.isEmpty {
             let records = Array(page.items.prefix(maximum - summary.received))
             let received = summary.received + records.count
-            let current = PullPage(table: plan.table, records: records, token: nil, logger: plan.logger)
+            let current = PullPage(
+                table: plan.table, records: records, token: nil, logger: plan.logger, rebase: rebase)
             guard received < maximum else {
                 try await apply(current, to: &summary, queryId: nil)
                 break
@@ -95,7 +98,7 @@ struct Pull: Sendable {
             }
             let current = PullPage(
                 table: plan.table, records: page.items, token: step.token.map { (key, $0) }, boundary: boundary,
-                logger: plan.logger)
+                logger: plan.logger, rebase: rebase)
             page = try await apply(current, to: &summary, queryId: queryId) {
                 try await Self.fetch(nextRequest, plan: plan, client: client)
             }
@@ -141,6 +144,7 @@ struct Pull: Sendable {
         summary.deleted += result.deleted
         summary.skippedPending += result.skippedPending
         summary.skippedInvalid += result.skippedInvalid
+        summary.merged += result.merged
         if result.changedRows { notifier.notify(page.table) }
         events.publish(
             .pullPageApplied(

@@ -10,6 +10,9 @@ public struct PullSummary: Sendable, Hashable {
     public var deleted: Int = 0
     /// Records ignored because the item has a pending local operation (the local change wins until pushed).
     public var skippedPending: Int = 0
+    /// Records merged into a pending local update (in a table whose ``SyncRules`` merge fields): the update
+    /// now builds on the server's copy, and the row shows both sides' changes.
+    public var merged: Int = 0
     /// Records ignored because they had no valid string id.
     public var skippedInvalid: Int = 0
     /// Pages requested, the final empty one included.

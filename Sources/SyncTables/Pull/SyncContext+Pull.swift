@@ -25,9 +25,11 @@ extension SyncContext {
         let queryId = rawQueryId.flatMap { $0.isEmpty ? nil : $0 }
         var plan = try PullPlan(table: table, query: query, queryId: queryId, options: options)
         plan.logger = logger
-        let pull = Pull(
+        var pull = Pull(
             store: store, client: try requireClient(), events: eventBroadcaster, notifier: changeNotifier,
             plan: plan, queryId: queryId)
+        let rules = try await TableRulesRecord.rules(of: table, in: store)
+        if rules.mergesFields { pull.rebase = PullRebase(rules: rules, queue: queue) }
         return try await withSyncAction {
             if options.pushesFirst, try await queue.count(tables: [table]) > 0 {
                 // A failed implicit push fails the pull before any pull request is sent, unless asked to go on.

@@ -146,6 +146,37 @@ struct FieldMergeOnPushTests {
         }
     }
 
+    /// A pull that meets an item with a pending update (the engine pulls without pushing first) merges the
+    /// server's copy into it, so the push that follows meets no conflict.
+    @Test func aPullMergesTheServersCopyIntoAPendingUpdate() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await harness.twoChoreDevices(
+                sharing: Chore(id: "a", title: "milk", quantity: 1), rules: Self.rules)
+            try await first.edit("a") { $0.title = "oat milk" }
+            try await first.context.push()
+            try await second.edit("a") { $0.quantity = 3 }
+            var options = PullOptions()
+            options.pushesFirst = false
+
+            let summary = try await second.chores.pull(options: options)
+
+            #expect(summary.merged == 1 && summary.skippedPending == 0)
+            let local = try #require(try await second.chores.lookup(id: "a"))
+            #expect(local.title == "oat milk" && local.quantity == 3)
+            let server = try #require(try await harness.serverChore("a"))
+            #expect(try await second.context.pendingOperations().first?.ancestor == server)
+            let entry = try #require(try await second.context.history().first)
+            #expect(
+                entry.outcome == .resolved
+                    && entry.merge.map(\.description) == ["quantity: kept yours", "title: server's"])
+            _ = try await harness.takeRequests()
+            try await second.context.push()
+            #expect(try await harness.takeRequests().filter { $0.method == "PATCH" }.count == 1)
+            let pushed = try #require(try await harness.serverChore("a"))
+            #expect(pushed["title"] == "oat milk" && pushed["quantity"] == 3)
+        }
+    }
+
     @Test func onlyTheChangedFieldsOfAnUpdateAreSentWhenTheTableSaysSo() async throws {
         var rules = Self.rules
         rules.sendsOnlyChangedFields = true
