@@ -100,3 +100,46 @@ struct HistoryCommandTests {
         }
     }
 }
+
+@Suite("synctables history of merged conflicts")
+struct MergedHistoryCommandTests {
+    /// `synctables push` follows the rules the app stored with the table, and `history` tells what became of
+    /// each field.
+    @Test func aMergeTheCLIsPushMadeIsListedFieldByField() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.seed("todo", [["id": "a", "text": "milk", "quantity": 9]])
+            try await harness.withContext(path) { context in
+                try await context.storeRules(SyncRules(fieldRules: ["quantity": .counter]), for: "todo")
+                let todo = try await context.table(JSONObject.self, named: "todo")
+                try await todo.pull()
+                var item = try #require(try await todo.lookup(id: "a"))
+                item["quantity"] = 7
+                try await todo.update(item)
+            }
+            try await harness.withContext(harness.newStorePath("other")) { other in
+                let todo = try await other.table(JSONObject.self, named: "todo")
+                try await todo.pull()
+                var item = try #require(try await todo.lookup(id: "a"))
+                (item["text"], item["quantity"]) = ("oat milk", 10)
+                try await todo.update(item)
+                try await other.push()
+            }
+            #expect(try await harness.run(["push"], store: path, server: true).status == 0)
+
+            let json = try await harness.run(["history", "--json"], store: path)
+            let text = try await harness.run(["history"], store: path)
+
+            let resolved = try #require(try json.json.objects("entries").first { $0["outcome"] == "resolved" })
+            #expect(resolved["conflict"] == "updateUpdate" && resolved["conflictRule"] == "merge")
+            #expect(
+                resolved["merge"]
+                    == [
+                        ["field": "quantity", "change": "both", "rule": "counter", "summary": "10 + (−2)"],
+                        ["field": "text", "change": "server", "rule": nil, "summary": "server's"],
+                    ])
+            #expect(text.stdout.contains("update/update: merged per field: quantity: 10 + (−2); text: server's"))
+            #expect(try await rows("todo", in: path).first?["quantity"] == 8)
+        }
+    }
+}

@@ -9,6 +9,8 @@ struct HistoryCommand: AsyncParsableCommand {
         abstract: "List what became of recent operations, newest first: time, outcome, table, item id, kind, attempts.",
         discussion: """
             Outcomes are pushed, failed (with the HTTP status and message), deadLettered, discarded and resolved. \
+            A conflict the table's rules resolved says which kind it was, which rule decided and, for a merge, \
+            what became of each field (`quantity: 7 + (−2)`); --json lists the fields one by one. \
             The store keeps the latest 1,000 entries unless the app set another retention.
             """
     )
@@ -38,11 +40,11 @@ struct HistoryCommand: AsyncParsableCommand {
                 entries.isEmpty
                 ? "no history"
                 : TextTable(
-                    header: ["TIME", "OUTCOME", "TABLE", "ITEM ID", "KIND", "ATTEMPTS", "ERROR"],
+                    header: ["TIME", "OUTCOME", "TABLE", "ITEM ID", "KIND", "ATTEMPTS", "DETAILS"],
                     rows: entries.map {
                         [
                             Timestamp(date: $0.recordedAt).iso8601, $0.outcome.rawValue, $0.table, $0.itemId,
-                            "\($0.kind)", "\($0.attempts)", Self.error($0),
+                            "\($0.kind)", "\($0.attempts)", Self.details($0),
                         ]
                     }
                 ).text
@@ -62,11 +64,20 @@ struct HistoryCommand: AsyncParsableCommand {
             "message": .optional(entry.message),
             "attempts": .count(entry.attempts),
             "recordedAt": .time(Timestamp(date: entry.recordedAt)),
+            "conflict": .optional(entry.conflict?.rawValue),
+            "conflictRule": .optional(entry.conflictRule?.rawValue),
+            "merge": .array(
+                entry.merge.map { step in
+                    .object([
+                        "field": .string(step.field), "change": .string(step.change.rawValue),
+                        "rule": .optional(step.rule?.rawValue), "summary": .string(step.summary),
+                    ])
+                }),
         ]
     }
 
-    /// `HTTP 422 the message`, or what is known of it; empty for outcomes without an error.
-    private static func error(_ entry: OperationHistoryEntry) -> String {
+    /// `HTTP 422 the message`, or what is known of it (a resolution's trace); empty when there is nothing.
+    private static func details(_ entry: OperationHistoryEntry) -> String {
         [entry.status.map { "HTTP \($0)" }, entry.message].compactMap { $0 }.joined(separator: " ")
     }
 }
