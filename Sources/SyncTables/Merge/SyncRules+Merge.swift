@@ -18,8 +18,11 @@ extension SyncRules {
         for name in local.properties.keys.sorted() where !FieldMergeValues.isSystemProperty(name) {
             let mine = local[name] ?? .null
             let theirs = server[name] ?? .null
-            guard mine != theirs else { continue }
             let base = ancestor.map { $0[name] ?? .null }
+            let rule = rule(forField: name)
+            // Equal values agree, except a counter's: equal totals may be two equal changes, both to keep.
+            let equalChanges = rule == .counter && base != nil && base != mine
+            guard mine != theirs || equalChanges else { continue }
             if let base, base == theirs {
                 merged[name] = mine
                 steps.append(FieldMergeStep(field: name, change: .local, summary: "kept yours"))
@@ -29,7 +32,6 @@ extension SyncRules {
                 steps.append(FieldMergeStep(field: name, change: .server, summary: "server's"))
                 continue
             }
-            let rule = rule(forField: name)
             let (value, summary) = FieldMergeValues.resolve(rule, ancestor: base, local: mine, server: theirs)
             if rule == .ask { asked.append(name) }
             merged[name] = value

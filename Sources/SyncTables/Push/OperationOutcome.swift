@@ -12,10 +12,14 @@ enum OperationOutcome: Sendable {
     case aborted(PushOutcome, reason: String)
 
     /// The outcome of an operation whose request (or batch result) ended in `error`.
-    init(operation: PendingOperation, item: JSONObject, error: any Error) {
+    ///
+    /// `recognizesEqualData` lets a conflict whose server item holds exactly the sent data count as the
+    /// operation's own earlier write; the push turns it off where equal data proves nothing (a counter's
+    /// delta: another device may have reached the same total).
+    init(operation: PendingOperation, item: JSONObject, error: any Error, recognizesEqualData: Bool = true) {
         switch error {
         case let error as HTTPStatusError:
-            self.init(operation: operation, item: item, status: error)
+            self.init(operation: operation, item: item, status: error, recognizesEqualData: recognizesEqualData)
         case let error as TransportError:
             self = .aborted(error.kind == .cancelled ? .cancelled : .abortedNetwork, reason: error.description)
         case is CancellationError:
@@ -40,13 +44,16 @@ enum OperationOutcome: Sendable {
     }
 
     /// Classifies an HTTP error answer: success in disguise, abort, or a failure to record.
-    private init(operation: PendingOperation, item: JSONObject, status error: HTTPStatusError) {
+    private init(
+        operation: PendingOperation, item: JSONObject, status error: HTTPStatusError, recognizesEqualData: Bool
+    ) {
         if error.status == 401 {
             self = .aborted(.abortedAuthentication, reason: error.description)
         } else if operation.kind == .delete, error.status == 404 || error.status == 410 {
             self = .completed(serverItem: nil)  // already gone on the server
         } else if operation.kind != .delete, error.isConflict, let serverItem = error.serverItem,
-            !Self.recreates(operation, over: serverItem), ItemComparison.sameUserData(serverItem, item)
+            recognizesEqualData, !Self.recreates(operation, over: serverItem),
+            ItemComparison.sameUserData(serverItem, item)
         {
             // The server already holds exactly our data: the write reached it earlier and only its
             // response was lost (e.g. the app was killed mid-push), so the stale version gives 409/412.

@@ -58,7 +58,9 @@ extension Push {
             if case .answered(let answers) = delivered {
                 let decided = claims.enumerated().map { index, claim in
                     DecidedOperation(
-                        claim, response: answers[index], mayRetry: run.mayRetry(claim.operation))
+                        claim, response: answers[index], mayRetry: run.mayRetry(claim.operation),
+                        recognizesEqualData: claim.item.map { recognizesEqualData(of: claim.operation, item: $0) }
+                            ?? true)
                 }
                 settled = await settle(decided, pushId: run.pushId)
             }

@@ -29,7 +29,9 @@ extension Push {
         }
 
         /// The operation of a batch with its result (`nil` when the answer held none for it).
-        init(_ claim: OperationQueue.Claim, response: TransportResponse?, mayRetry: Bool) {
+        init(
+            _ claim: OperationQueue.Claim, response: TransportResponse?, mayRetry: Bool, recognizesEqualData: Bool
+        ) {
             guard let item = claim.item else {
                 self.init(missingRowOf: claim.operation, mayRetry: mayRetry)
                 return
@@ -42,7 +44,8 @@ extension Push {
                 outcome = .completed(
                     serverItem: try OperationSender.outcome(of: claim.operation.kind, response: response))
             } catch {
-                outcome = OperationOutcome(operation: claim.operation, item: item, error: error)
+                outcome = OperationOutcome(
+                    operation: claim.operation, item: item, error: error, recognizesEqualData: recognizesEqualData)
             }
             self.init(operation: claim.operation, item: item, outcome: outcome, mayRetry: mayRetry)
         }

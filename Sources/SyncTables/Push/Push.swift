@@ -180,10 +180,21 @@ struct Push: Sendable {
             }
             outcome = .completed(serverItem: serverItem)
         } catch {
-            outcome = OperationOutcome(operation: operation, item: item, error: error)
+            outcome = OperationOutcome(
+                operation: operation, item: item, error: error,
+                recognizesEqualData: recognizesEqualData(of: operation, item: item))
         }
         let decided = DecidedOperation(operation: operation, item: item, outcome: outcome, mayRetry: mayRetry)
         return await settle([decided], pushId: pushId).first ?? .failed
+    }
+
+    /// Whether a conflict whose server item equals `item` may count as the operation's own earlier write:
+    /// not for an update that changed a counter (``FieldMergeRule/counter``), whose total another device may
+    /// have reached too.
+    func recognizesEqualData(of operation: PendingOperation, item: JSONObject) -> Bool {
+        guard operation.kind == .update, let rules = rules[operation.table.lowercased()] else { return true }
+        let counters = rules.fieldRules.filter { $0.value == .counter }.keys
+        return !counters.contains { item[$0] != (operation.ancestor?[$0] ?? item[$0]) }
     }
 
     /// One operation as a ``PushHandler`` and the sender see it: for an update of a table whose rules say

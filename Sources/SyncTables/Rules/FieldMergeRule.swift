@@ -19,7 +19,7 @@ public enum FieldMergeRule: String, Sendable, Hashable, CaseIterable, CustomStri
     /// added. A field that is not an array on every side falls back to ``lastWriter``.
     case union
     /// Stop and ask the app: the conflict is left to the ``ConflictPolicy`` (``ConflictPolicy/custom(_:)`` sees
-    /// the merge so far in ``TableOperationError/merge``; ``ConflictPolicy/manual`` records the error).
+    /// the merge so far in ``TableOperationError/merged(with:)``; ``ConflictPolicy/manual`` records the error).
     case ask
 
     /// The rule's name, e.g. `counter`.

@@ -52,6 +52,22 @@ struct FieldMergeOnPushTests {
         }
     }
 
+    /// Found by MergeConvergenceTests: the server's answer to the second device equals its local data, which
+    /// is no sign that its own write landed before, and both increments count.
+    @Test func equalIncrementsOnTwoDevicesAreBothCounted() async throws {
+        try await SyncHarness.with { harness in
+            let (first, second) = try await harness.twoChoreDevices(
+                sharing: Chore(id: "a", quantity: 1), rules: Self.rules)
+            try await first.edit("a") { $0.quantity += 3 }
+            try await first.context.push()
+            try await second.edit("a") { $0.quantity += 3 }
+
+            try await second.context.push()
+
+            #expect(try await harness.serverChore("a")?["quantity"] == 7)
+        }
+    }
+
     @Test func setsKeepWhatEachDeviceAddedAndDropWhatItRemoved() async throws {
         try await SyncHarness.with { harness in
             let (first, second) = try await harness.twoChoreDevices(

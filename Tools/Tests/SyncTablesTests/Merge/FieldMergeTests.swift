@@ -54,6 +54,15 @@ struct FieldMergeTests {
         #expect(result.steps.allSatisfy { $0.change == .both })
     }
 
+    /// Found by MergeConvergenceTests: two devices adding 3 each reach equal totals, and both additions count.
+    @Test func equalTotalsOfACounterAreTwoChangesBothKept() {
+        let result = rules.merge(
+            ancestor: ["id": "a", "quantity": 1], local: ["id": "a", "quantity": 4], server: ["id": "a", "quantity": 4])
+
+        #expect(result.merged["quantity"] == 7)
+        #expect(result.summary == "quantity: 4 + (3)")
+    }
+
     @Test func aFieldThatAsksLeavesTheMergeIncompleteWithTheLocalValue() {
         let result = rules.merge(
             ancestor: ["id": "a", "note": "x"], local: ["id": "a", "note": "mine"],
