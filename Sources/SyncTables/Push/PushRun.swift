@@ -11,24 +11,34 @@ struct PushRun: Sendable {
     var lastSequence = 0
     /// Operations sent again after their conflict policy asked to retry (each is retried once per push).
     var retried: Set<String> = []
+    /// Operations this push claimed and does not send again, though a rewind moves the claims back before
+    /// them (a retry takes its operation out again).
+    var handled: Set<String> = []
+    /// Which operations wait for their parents, from the rules read when the push started.
+    let holds: ParentHolds
     /// Where to resume after a retry: just before the earliest operation to send again.
     private var retryFrom: Int?
 
-    init(pushId: String) {
+    init(pushId: String, holds: ParentHolds) {
         self.pushId = pushId
+        self.holds = holds
     }
 
     /// Whether the push goes on (not aborted or cancelled).
     var isGoingOn: Bool { status == .succeeded }
 
-    /// Asks the next claim to start at `sequence` again (after the operations just handled).
+    /// Asks the next claim to start after `sequence` again: to retry an operation, or to reach the children
+    /// passed over while their parent's insert was on its way.
     mutating func retry(after sequence: Int) {
         retryFrom = min(retryFrom ?? sequence, sequence)
     }
 
-    /// Moves back to the earliest retry asked for since the last call.
-    mutating func rewindForRetry() {
-        if let retryFrom { lastSequence = retryFrom }
-        retryFrom = nil
+    /// Moves back to the earliest retry asked for since the last call; returns whether one was.
+    @discardableResult
+    mutating func rewindForRetry() -> Bool {
+        defer { retryFrom = nil }
+        guard let retryFrom else { return false }
+        lastSequence = min(lastSequence, retryFrom)
+        return true
     }
 }

@@ -25,7 +25,7 @@ struct StatusCommandTests {
             #expect(json["pendingOperations"] == 1)
             #expect(json["errors"] == 0)
             let store = try #require(json["store"]?.objectValue)
-            #expect(store["schemaVersion"] == 4)
+            #expect(store["schemaVersion"] == .integer(Int64(SystemSchema.currentVersion)))
             #expect((store["fileBytes"]?.int64Value ?? 0) > 0)
             #expect(store["path"] == .string(path))
             let tables = json.objects("tables")
