@@ -28,22 +28,30 @@ final class ParentHolds: Sendable {
     /// The holds the rules stored in the transaction's store declare; `tables` are the store's tables, so
     /// a parent declared as `tasklist` finds the operations of `TaskList`.
     static func load(tables: [String], in transaction: any StoreTransaction) throws -> ParentHolds {
-        let rules = try TableRulesRecord.all(in: transaction).filter { !$0.value.parents.isEmpty }
-        guard !rules.isEmpty else { return ParentHolds(parents: [:], childTables: []) }
+        try make(try transaction.read(StoreQuery(table: TableRulesRecord.table)), tables: tables)
+    }
+
+    /// The holds of the rules in `store`. A store whose tables declare no parents costs one small read.
+    static func load(from store: any LocalStore) async throws -> ParentHolds {
+        let rows = try await store.read(StoreQuery(table: TableRulesRecord.table))
+        var tables: [String] = []
+        if try rows.contains(where: { !(try TableRulesRecord(row: $0).rules.parents.isEmpty) }) {
+            tables = try await store.tableDefinitions().map(\.name)
+        }
+        return try make(rows, tables: tables)
+    }
+
+    private static func make(_ rows: [JSONObject], tables: [String]) throws -> ParentHolds {
+        let records = try rows.map { try TableRulesRecord(row: $0) }.filter { !$0.rules.parents.isEmpty }
+        guard !records.isEmpty else { return ParentHolds(parents: [:], childTables: []) }
         let spelled = Dictionary(tables.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var parents: [String: [ParentReference]] = [:]
-        for (table, tableRules) in rules {
-            parents[table] = tableRules.parents.map {
+        for record in records {
+            parents[record.table.lowercased()] = record.rules.parents.map {
                 ParentReference(property: $0.property, table: spelled[$0.table.lowercased()] ?? $0.table)
             }
         }
-        return ParentHolds(parents: parents, childTables: Set(rules.keys.map { spelled[$0] ?? $0 }))
-    }
-
-    /// The holds of the rules in `store`, read in one transaction.
-    static func load(from store: any LocalStore) async throws -> ParentHolds {
-        let tables = try await store.tableDefinitions().map(\.name)
-        return try await store.write { try load(tables: tables, in: $0) }
+        return ParentHolds(parents: parents, childTables: Set(records.map(\.table)))
     }
 
     /// The first parent insert `operation` waits for, or `nil`: one lookup of the child's row and one per

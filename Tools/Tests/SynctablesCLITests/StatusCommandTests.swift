@@ -51,6 +51,25 @@ struct StatusCommandTests {
         }
     }
 
+    @Test func statusCountsTheOperationsWaitingForAParentPerTable() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.makeDeadParentWithChildren(in: path)
+
+            let json = try await harness.run(["status", "--json"], store: path)
+            let text = try await harness.run(["status"], store: path)
+
+            #expect(try json.json["heldOperations"] == 2)
+            let tables = try json.json.objects("tables")
+            #expect(tables.first { $0["name"] == "FolderNote" }?["heldOperations"] == 2)
+            #expect(tables.first { $0["name"] == "Folder" }?["heldOperations"] == 0)
+            #expect(text.stdout.contains("3 pending operation(s) (2 waiting for a parent)"), "\(text.stdout)")
+            #expect(
+                text.stdout.contains("table FolderNote: 2 row(s), 2 pending (2 waiting for a parent)"), "\(text.stdout)"
+            )
+        }
+    }
+
     @Test func statusWithoutJsonPrintsOneLinePerTableAndQueryId() async throws {
         try await CLIHarness.with { harness in
             try await harness.seed("todo", [["id": "a"]])
