@@ -42,9 +42,8 @@ extension Push {
                 (run.status, run.reason) = (.abortedStore, String(describing: error))
                 return false
             }
-            guard let last = claims.last else { return false }
-            run.lastSequence = last.operation.sequence
-            run.handled.formUnion(claims.map(\.operation.id))
+            guard !claims.isEmpty else { return false }
+            for claim in claims { run.claimed(claim.operation) }
 
             let delivered = await deliver(claims, sender: sender, batch: batch)
             // An answered batch's outcomes commit in one transaction; otherwise each operation goes (or

@@ -30,8 +30,7 @@ extension Push {
                         break
                     }
                     let operation = claim.operation
-                    run.handled.insert(operation.id)
-                    run.lastSequence = operation.sequence
+                    run.claimed(operation)
                     running += 1
                     let mayRetry = !run.retried.contains(operation.id)
                     group.addTask {

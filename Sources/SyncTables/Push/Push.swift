@@ -104,8 +104,7 @@ struct Push: Sendable {
             }
             guard let claim else { return }
             let operation = claim.operation
-            run.lastSequence = operation.sequence
-            run.handled.insert(operation.id)
+            run.claimed(operation)
 
             let step = await push(
                 claim, pushId: run.pushId, send: { try await sender.send($0) },
@@ -129,7 +128,7 @@ struct Push: Sendable {
     /// What the run's claims pass over: the operations it handled already, what the failure policy skips (dead
     /// ones; the engine's also those waiting out a backoff), and children whose parent's insert is queued.
     func passesOver(in run: PushRun) -> @Sendable (PendingOperation, any StoreTransaction) throws -> Bool {
-        let (handled, failurePolicy, holds, history) = (run.handled, self.failurePolicy, run.holds, queue.history)
+        let (handled, failurePolicy, holds, history) = (run.handledAhead, self.failurePolicy, run.holds, queue.history)
         return { operation, transaction in
             if handled.contains(operation.id) { return true }
             if try failurePolicy.skips(operation, in: transaction) { return true }
@@ -157,7 +156,7 @@ struct Push: Sendable {
         case .retry:
             run.summary.resolvedConflicts += 1
             run.retried.insert(operation.id)
-            run.handled.remove(operation.id)
+            run.release(operation)
             run.retry(after: operation.sequence - 1)
         case .abort(let abortStatus, let abortReason) where run.isGoingOn:
             (run.status, run.reason) = (abortStatus, abortReason)

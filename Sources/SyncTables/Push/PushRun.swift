@@ -13,7 +13,9 @@ struct PushRun: Sendable {
     var retried: Set<String> = []
     /// Operations this push claimed and does not send again, though a rewind moves the claims back before
     /// them (a retry takes its operation out again).
-    var handled: Set<String> = []
+    private(set) var handled: Set<String> = []
+    /// The largest sequence claimed so far: past a rewind, claims meet handled operations up to it.
+    private var furthestClaimed = 0
     /// Which operations wait for their parents, from the rules read when the push started.
     let holds: ParentHolds
     /// Where to resume after a retry: just before the earliest operation to send again.
@@ -26,6 +28,22 @@ struct PushRun: Sendable {
 
     /// Whether the push goes on (not aborted or cancelled).
     var isGoingOn: Bool { status == .succeeded }
+
+    /// Moves past an operation just claimed, which the push does not send again.
+    mutating func claimed(_ operation: PendingOperation) {
+        lastSequence = operation.sequence
+        handled.insert(operation.id)
+        furthestClaimed = max(furthestClaimed, operation.sequence)
+    }
+
+    /// Lets a retried operation be claimed again.
+    mutating func release(_ operation: PendingOperation) {
+        handled.remove(operation.id)
+    }
+
+    /// The handled operations the next claim can meet: none unless a rewind moved it back, so a claim made
+    /// going forward never shares (and a later insert never copies) the set.
+    var handledAhead: Set<String> { lastSequence < furthestClaimed ? handled : [] }
 
     /// Asks the next claim to start after `sequence` again: to retry an operation, or to reach the children
     /// passed over while their parent's insert was on its way.
