@@ -5,17 +5,20 @@ import Foundation
 
 extension SyncContext {
     /// The queued operations (only those of `table` when it is given) in push order, each with its
-    /// failures, next retry time and latest attempts.
+    /// failures, next retry time, latest attempts and the parent it waits for.
     ///
     /// - Throws: ``SyncError/corruptSystemTable(table:message:)`` for a damaged system row, and ``SyncError/store(_:)``
     ///   when the store fails.
     public func pendingOperationStatuses(table: String? = nil) async throws -> [PendingOperationStatus] {
         try await SyncError.mapping {
-            try await store.write { transaction in
+            let tables = try await store.tableDefinitions().map(\.name)
+            return try await store.write { transaction in
                 let records = try RetryRecord.all(in: transaction)
+                let holds = try ParentHolds.load(tables: tables, in: transaction)
                 let selection = OperationSelection(tables: table.map { [$0] })
                 return try transaction.queuedOperations(selection).map {
-                    PendingOperationStatus(operation: $0, record: records[$0.id])
+                    PendingOperationStatus(
+                        operation: $0, record: records[$0.id], parentHold: try holds.hold(of: $0, in: transaction))
                 }
             }
         }

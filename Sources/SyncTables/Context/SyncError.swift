@@ -82,6 +82,11 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The write would add operations to a queue that holds ``SyncContext/Configuration-swift.struct/maxQueueSize`` already; nothing was
     /// written. (A write that collapses into an operation already queued is allowed.)
     case queueFull(limit: Int)
+    /// Discarding the dead insert `parent` would leave `children` (operations held for it, and theirs in turn)
+    /// waiting for a parent that never reaches the server; nothing was discarded. Discard them with it
+    /// (``SyncContext/discardDeadOperations(ids:includingChildren:)`` with `includingChildren: true`), or
+    /// retry the parent.
+    case orphanedChildren(parent: PendingOperation, children: [PendingOperation])
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -158,6 +163,13 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case .queueFull(let limit):
             return "The queue holds \(limit) operations, its limit; the write was not applied. Push, or retry or "
                 + "discard dead operations, to make room."
+        case .orphanedChildren(let parent, let children):
+            let named = children.prefix(5).map { "\($0.table) \(quoted($0.itemId))" }.joined(separator: ", ")
+            let more = children.count > 5 ? " and \(children.count - 5) more" : ""
+            return "Discarding the insert of \(parent.table) \(quoted(parent.itemId)) would leave "
+                + "\(children.count) queued operation(s) waiting for a parent that never reaches the server "
+                + "(\(named)\(more)); nothing was discarded. Discard them with it (includingChildren: true, "
+                + "synctables dead discard --with-children), or retry the parent."
         }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A dead-lettered operation: one that failed permanently, or transiently more often than the engine's
-/// ``RetryPolicy/maxAttempts``. Push no longer sends it and it blocks nothing, while its item stays out of
-/// reach of pulls until it is retried, discarded or reverted.
+/// ``RetryPolicy/maxAttempts``. Push no longer sends it and it blocks nothing but its children (a dead insert
+/// holds the operations of items that reference it, ``heldChildren``), while its item stays out of reach of
+/// pulls until it is retried, discarded or reverted.
 ///
 /// ```swift
 /// for dead in try await context.deadOperations() {
@@ -50,6 +51,10 @@ public struct DeadOperation: Sendable, Identifiable {
     public let error: TableOperationError?
     /// Its latest failed attempts, oldest first.
     public let attempts: [Attempt]
+    /// For a dead insert, the queued operations held until it is pushed: its children (see ``ParentHold``), in
+    /// queue order. Retrying it releases them; discarding it needs
+    /// ``SyncContext/discardDeadOperations(ids:includingChildren:)`` with `includingChildren: true`.
+    public let heldChildren: [PendingOperation]
 
     /// The operation's id.
     public var id: String { operation.id }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// One finished chapter of an operation's life, for an app's "sync activity" screen: it was pushed, it
-/// failed, it was dead-lettered, discarded, or resolved.
+/// One chapter of an operation's life, for an app's "sync activity" screen: it was pushed, it failed, it was
+/// dead-lettered, discarded, or resolved, or it began waiting for its parent's insert.
 ///
 /// Entries are written in the store transaction that records the outcome itself, so the history never
 /// shows an outcome that did not happen, nor misses one that did. They are kept within the context's
@@ -25,6 +25,9 @@ public struct OperationHistoryEntry: Sendable, Hashable, Identifiable {
         case discarded
         /// A conflict resolution (a policy's, or the app's) settled it.
         case resolved
+        /// A push held it back until its parent's insert is done (see ``ParentHold``; the ``message`` names
+        /// the parent). Recorded once when it starts waiting for a parent, not at every push.
+        case held
     }
 
     /// The entry's position in the store's history: later entries have larger numbers.
@@ -41,7 +44,7 @@ public struct OperationHistoryEntry: Sendable, Hashable, Identifiable {
     public let outcome: Outcome
     /// The HTTP status of a failure, when the server answered.
     public let status: Int?
-    /// What went wrong, for failures and dead-lettered operations.
+    /// What went wrong, for failures and dead-lettered operations; what it waits for, for held ones.
     public let message: String?
     /// How often the operation had been sent when the outcome happened.
     public let attempts: Int

@@ -9,9 +9,11 @@ extension StoreOverview: CustomStringConvertible {
 }
 
 extension TableOverview: CustomStringConvertible {
-    /// The table in one line, e.g. `TodoItem (5 row(s), 2 pending, 0 error(s), last pull 2026-11-26T07:00:00.000Z)`.
+    /// The table in one line, e.g. `TodoItem (5 row(s), 2 pending, 0 error(s), last pull 2026-11-26T07:00:00.000Z)`;
+    /// operations held for their parents are named when there are some (`2 pending (1 held for a parent)`).
     public var description: String {
-        "\(name) (\(rows) row(s), \(pendingOperations) pending, \(pushErrors) error(s), "
+        let held = heldOperations > 0 ? " (\(heldOperations) held for a parent)" : ""
+        return "\(name) (\(rows) row(s), \(pendingOperations) pending\(held), \(pushErrors) error(s), "
             + "last pull \(lastPull?.iso8601 ?? "never"))"
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 // even while an app writes to the same store.
 
 extension SyncContext {
-    /// A snapshot of the store: each user table's rows, pending operations, push errors and pulls
-    /// (incremental token and last successful pull time per query id), plus the schema version.
+    /// A snapshot of the store: each user table's rows, pending operations (and how many of them wait for a
+    /// parent), push errors and pulls (incremental token and last successful pull time per query id), plus the
+    /// schema version.
     ///
     /// ```swift
     /// let overview = try await context.overview()
@@ -55,6 +56,10 @@ extension SyncContext {
 
     private static func overview(tables: [String], in transaction: any StoreTransaction) throws -> StoreOverview {
         let pulls = try pullStates(in: transaction)
+        let held = Dictionary(
+            grouping: try ParentHolds.load(tables: tables, in: transaction).heldOperations(in: transaction),
+            by: { $0.0.table.lowercased() }
+        ).mapValues(\.count)
         var overviews: [TableOverview] = []
         for name in tables {
             let errorFilter = FilterExpression.comparison(
@@ -64,6 +69,7 @@ extension SyncContext {
                     name: name,
                     rows: try transaction.count(StoreQuery(table: name)),
                     pendingOperations: try OperationQueue.count(table: name, in: transaction),
+                    heldOperations: held[name.lowercased()] ?? 0,
                     pushErrors: try transaction.count(StoreQuery(table: SystemTables.errors, filter: errorFilter)),
                     pulls: pulls[name.lowercased()] ?? []
                 ))

@@ -17,9 +17,6 @@ extension Push {
     /// Sends the queue in batches; returns `true` when the server stopped taking batches (404 or 405) and
     /// the rest of the queue goes one request per operation.
     func pushInBatches(_ run: inout PushRun, sender: OperationSender, batch: BatchCapability) async -> Bool {
-        // Operations this push already handled and left queued (failed, resolved): a retry moves the claims
-        // back before them, and they must not go out twice.
-        var handled: Set<String> = []
         // A quarter of the server's body limit stays free for the batch's own framing.
         let byteLimit = batch.maxBytes - batch.maxBytes / 4
         while true {
@@ -29,14 +26,11 @@ extension Push {
             }
             let claims: [OperationQueue.Claim]
             do {
-                let (inFlight, failurePolicy, skipped) = (self.inFlight, self.failurePolicy, handled)
+                let inFlight = self.inFlight
+                // A child whose parent's insert is in this batch is passed over: that insert is still queued.
                 claims = try await queue.claimBatch(
                     after: run.lastSequence, tables: tables, lease: lease, limit: batch.maxOperations,
-                    byteLimit: byteLimit,
-                    skips: { operation, transaction in
-                        if skipped.contains(operation.id) { return true }
-                        return try failurePolicy.skips(operation, in: transaction)
-                    },
+                    byteLimit: byteLimit, skips: passesOver(in: run),
                     size: { operation, item in
                         OperationSender.batchedWrite(for: pushOperation(operation, item: item)).estimatedSize
                     },
@@ -48,8 +42,8 @@ extension Push {
                 (run.status, run.reason) = (.abortedStore, String(describing: error))
                 return false
             }
-            guard let last = claims.last else { return false }
-            run.lastSequence = last.operation.sequence
+            guard !claims.isEmpty else { return false }
+            for claim in claims { run.claimed(claim.operation) }
 
             let delivered = await deliver(claims, sender: sender, batch: batch)
             // An answered batch's outcomes commit in one transaction; otherwise each operation goes (or
@@ -66,7 +60,6 @@ extension Push {
             }
             for (index, claim) in claims.enumerated() {
                 let operation = claim.operation
-                handled.insert(operation.id)
                 let step: PushStep
                 if index < settled.count {
                     step = settled[index]
@@ -77,7 +70,6 @@ extension Push {
                         mayRetry: run.mayRetry(operation))
                 }
                 inFlight.end(table: operation.table, itemId: operation.itemId)
-                if case .retry = step { handled.remove(operation.id) }
                 record(step, of: operation, in: &run)
                 guard run.isGoingOn else {
                     inFlight.endAll()  // the rest of the batch stays queued, attempted, as after a kill

@@ -1,12 +1,11 @@
 // Concurrent push: up to `width` single requests on the wire at once. Each operation is claimed, sent and
 // committed exactly as in a sequential push; only the waiting overlaps. An item has one queued operation
-// at a time and local writes to an item in flight wait, so one item's operations never overlap.
+// at a time and local writes to an item in flight wait, so one item's operations never overlap. A child whose
+// parent's insert is on the wire is passed over (the insert is still queued) and claimed once it committed.
 
 extension Push {
     /// Sends the queue with up to `width` requests at once, claiming in queue order.
     func pushConcurrently(_ run: inout PushRun, sender: OperationSender, width: Int) async {
-        // Operations claimed by this push and not to be sent again: a retry moves the claims back past them.
-        var taken: Set<String> = []
         var exhausted = false
         var claimFailed = false
         let pushId = run.pushId
@@ -20,7 +19,7 @@ extension Push {
                     }
                     let claim: OperationQueue.Claim?
                     do {
-                        claim = try await claimNext(after: run.lastSequence, taken: taken)
+                        claim = try await claimNext(for: run)
                     } catch {
                         claimFailed = true
                         (run.status, run.reason) = (.abortedStore, String(describing: error))
@@ -31,8 +30,7 @@ extension Push {
                         break
                     }
                     let operation = claim.operation
-                    taken.insert(operation.id)
-                    run.lastSequence = operation.sequence
+                    run.claimed(operation)
                     running += 1
                     let mayRetry = run.mayRetry(operation)
                     group.addTask {
@@ -45,11 +43,9 @@ extension Push {
                 guard let (operation, step) = await group.next() else { break }
                 running -= 1
                 inFlight.end(table: operation.table, itemId: operation.itemId)
-                if case .retry = step { taken.remove(operation.id) }
                 record(step, of: operation, in: &run)
-                let before = run.lastSequence
-                run.rewindForRetry()
-                if run.lastSequence != before { exhausted = false }
+                // A retry, or children that waited for this operation's insert, send the claims back.
+                if run.rewindForRetry() { exhausted = false }
             }
         }
         if claimFailed { inFlight.endAll() }  // the failed claim rolled back, whatever it had marked

@@ -62,13 +62,16 @@ struct Push: Sendable {
 
     private func runHoldingLease() async throws -> PushSummary {
         let sender = OperationSender(client: client)
-        var run = PushRun(pushId: ItemID.generate())
+        let holds = try await SyncError.mapping { try await ParentHolds.load(from: store) }
+        var run = PushRun(pushId: ItemID.generate(), holds: holds)
         events.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
 
         // A push with nothing to send sends nothing, not even the question for the server's extensions: an
         // offline or metered device pushes an empty queue all the time.
         let failurePolicy = self.failurePolicy
-        let hasWork = try await queue.hasOperationToSend(tables: tables) { try failurePolicy.skips($0, in: $1) }
+        let hasWork = try await queue.hasOperationToSend(tables: tables) { operation, transaction in
+            try failurePolicy.skips(operation, in: transaction) || holds.hold(of: operation, in: transaction) != nil
+        }
         var sendsOneByOne = true
         if hasWork, let batch = await batchCapability() {
             sendsOneByOne = await pushInBatches(&run, sender: sender, batch: batch)
@@ -101,7 +104,7 @@ struct Push: Sendable {
             }
             let claim: OperationQueue.Claim?
             do {
-                claim = try await claimNext(after: run.lastSequence)
+                claim = try await claimNext(for: run)
             } catch {
                 inFlight.endAll()  // the claim rolled back, whatever it had marked
                 (run.status, run.reason) = (.abortedStore, String(describing: error))
@@ -109,7 +112,7 @@ struct Push: Sendable {
             }
             guard let claim else { return }
             let operation = claim.operation
-            run.lastSequence = operation.sequence
+            run.claimed(operation)
 
             let step = await push(
                 claim, pushId: run.pushId, send: { try await sender.send($0) },
@@ -121,21 +124,30 @@ struct Push: Sendable {
         }
     }
 
-    /// Claims the next operation to send after `sequence` (marking its item in flight), passing over what
-    /// the failure policy skips and the operations in `taken`.
-    func claimNext(after sequence: Int, taken: Set<String> = []) async throws -> OperationQueue.Claim? {
-        let (inFlight, failurePolicy) = (self.inFlight, self.failurePolicy)
+    /// Claims the next operation to send after the run's position (marking its item in flight), passing over
+    /// what ``passesOver(in:)`` says.
+    func claimNext(for run: PushRun) async throws -> OperationQueue.Claim? {
+        let inFlight = self.inFlight
         return try await queue.claimNext(
-            after: sequence, tables: tables, lease: lease,
-            skips: { operation, transaction in
-                if taken.contains(operation.id) { return true }
-                return try failurePolicy.skips(operation, in: transaction)
-            },
+            after: run.lastSequence, tables: tables, lease: lease, skips: passesOver(in: run),
             markInFlight: { operation in inFlight.insert(table: operation.table, itemId: operation.itemId) })
     }
 
-    /// Counts one operation's step in the run and publishes its event.
+    /// What the run's claims pass over: the operations it handled already, what the failure policy skips (dead
+    /// ones; the engine's also those waiting out a backoff), and children whose parent's insert is queued.
+    func passesOver(in run: PushRun) -> @Sendable (PendingOperation, any StoreTransaction) throws -> Bool {
+        let (handled, failurePolicy, holds, history) = (run.handledAhead, self.failurePolicy, run.holds, queue.history)
+        return { operation, transaction in
+            if handled.contains(operation.id) { return true }
+            if try failurePolicy.skips(operation, in: transaction) { return true }
+            return try holds.passesOver(operation, history: history, in: transaction)
+        }
+    }
+
+    /// Counts one operation's step in the run and publishes its event; once a parent's insert is settled, the
+    /// run goes back to the children it passed over waiting for it.
     func record(_ step: PushStep, of operation: PendingOperation, in run: inout PushRun) {
+        if let resumption = run.holds.resumption(after: operation) { run.retry(after: resumption) }
         switch step {
         case .pushed:
             run.summary.pushedOperations += 1
@@ -152,6 +164,7 @@ struct Push: Sendable {
         case .retry:
             run.summary.resolvedConflicts += 1
             run.countRetry(of: operation)
+            run.release(operation)
             run.retry(after: operation.sequence - 1)
         case .abort(let abortStatus, let abortReason) where run.isGoingOn:
             (run.status, run.reason) = (abortStatus, abortReason)

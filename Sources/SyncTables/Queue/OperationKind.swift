@@ -20,7 +20,8 @@ public enum OperationState: String, Sendable, Hashable, CaseIterable, CustomStri
     /// The last push attempt failed; the operation stays in the queue until it succeeds or is resolved.
     case failed
     /// Dead-lettered by the ``SyncEngine``: it failed permanently, or transiently too often. Push no longer
-    /// sends it and it blocks nothing; its item stays skipped by pulls. A local write to the item revives
+    /// sends it and it blocks nothing but, for an insert, the children held for it (``ParentHold``); its item
+    /// stays skipped by pulls. A local write to the item revives
     /// it (state `pending`), as do ``SyncContext/retryDeadOperations(ids:)`` and a resolution of its error.
     case dead
 

@@ -1,8 +1,9 @@
 import Foundation
 
-/// How the ``SyncEngine`` has fared delivering one operation: failures so far, when it may be sent again,
-/// and its recent attempts. One row per operation in `__retries`, written in the transaction that records
-/// the failure, so a restart mid-backoff waits out the rest instead of starting over.
+/// How delivering one operation has gone: the ``SyncEngine``'s failures so far, when it may be sent again
+/// and its recent attempts, and the parent a push last found it waiting for (``ParentHold``). One row per
+/// operation in `__retries`, written in the transaction that records the failure or the hold, so a restart
+/// mid-backoff waits out the rest instead of starting over.
 struct RetryRecord: SystemRecord, Hashable {
     static var table: String { SystemTables.retries }
 
@@ -16,6 +17,9 @@ struct RetryRecord: SystemRecord, Hashable {
     var nextAttemptAt: Timestamp?
     /// The latest attempts, oldest first (at most ``historyLimit``).
     var history: [DeadOperation.Attempt]
+    /// The parent (`<table>|<id>`, the table lower-cased) whose insert this version of the operation was last
+    /// held for: the history says it waits once, not at every push.
+    var heldFor: String?
 
     static let historyLimit = 10
 
@@ -24,6 +28,7 @@ struct RetryRecord: SystemRecord, Hashable {
         static let failures = "failures"
         static let nextAttemptAt = "nextAttemptAt"
         static let history = "history"
+        static let heldFor = "heldFor"
     }
 
     init(operationId: String, operationVersion: Int) {
@@ -48,6 +53,7 @@ struct RetryRecord: SystemRecord, Hashable {
             Field.history: .array(history.map(\.json)),
         ]
         if let nextAttemptAt { properties[Field.nextAttemptAt] = .string(nextAttemptAt.iso8601) }
+        if let heldFor { properties[Field.heldFor] = .string(heldFor) }
         return JSONObject(properties)
     }
 
@@ -56,6 +62,7 @@ struct RetryRecord: SystemRecord, Hashable {
         failures = try row.integer(Field.failures)
         nextAttemptAt = row.optionalTimestamp(Field.nextAttemptAt)
         history = (row.optionalArray(Field.history) ?? []).compactMap(DeadOperation.Attempt.init(json:))
+        heldFor = row.optionalString(Field.heldFor)
     }
 
     // MARK: Storage

@@ -35,7 +35,11 @@ public final class SyncServer: Sendable {
     private let drain = ServerDrain()
 
     /// Opens the storage and prepares the server; nothing listens until ``start()`` or ``run()``.
+    ///
+    /// - Throws: ``TableDeclarationError`` when the declared tables' references are wrong, and what opening the
+    ///   storage or the JWT keys throws.
     public init(configuration: SyncServerConfiguration) async throws {
+        try configuration.declaredTables?.validate()  // declarations made in code, not read from YAML
         self.configuration = configuration
         authenticator = try await RequestAuthenticator(
             configuration.authentication, clock: configuration.clock, logger: configuration.logger)

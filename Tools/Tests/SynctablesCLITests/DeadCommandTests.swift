@@ -23,6 +23,43 @@ struct DeadCommandTests {
         }
     }
 
+    @Test func deadListShowsTheChildrenADeadInsertHolds() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.makeDeadParentWithChildren(in: path)
+
+            let json = try await harness.run(["dead", "--json"], store: path)
+            let text = try await harness.run(["dead"], store: path)
+
+            let children = try #require(try json.json.objects("operations").first?["heldChildren"]?.arrayValue)
+            #expect(children.compactMap { $0.objectValue?["itemId"] } == ["n1", "n2"])
+            #expect(children.allSatisfy { $0.objectValue?["table"] == "FolderNote" })
+            #expect(text.stdout.contains("holds 2 child operation(s) until it is pushed:"), "\(text.stdout)")
+            #expect(text.stdout.contains("FolderNote  n1  insert"), "\(text.stdout)")
+        }
+    }
+
+    @Test func deadDiscardOfAParentWithChildrenIsRefusedUnlessWithChildren() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.makeDeadParentWithChildren(in: path)
+
+            let refused = try await harness.run(["dead", "discard", "--all", "--yes"], store: path)
+
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("--with-children"), "\(refused.stderr)")
+            #expect(try await harness.run(["queue", "--json"], store: path).json.objects("operations").count == 3)
+
+            let run = try await harness.run(
+                ["dead", "discard", "--all", "--yes", "--with-children", "--json"], store: path)
+
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try run.json["count"] == 3)
+            #expect(try await harness.run(["queue", "--json"], store: path).json["operations"] == .array([]))
+            #expect(try await rows("FolderNote", in: path).isEmpty)
+        }
+    }
+
     @Test func deadRetryPutsAnOperationBackInTheQueueAndTheNextPushSendsIt() async throws {
         try await CLIHarness.with { harness in
             let path = harness.newStorePath()

@@ -59,4 +59,25 @@ struct QueueCommandTests {
             #expect(operations.first?["attempts"] == 1)
         }
     }
+
+    @Test func queueShowsWhichParentAHeldOperationWaitsForInTextAndJson() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.makeDeadParentWithChildren(in: path)
+
+            let text = try await harness.run(["queue"], store: path)
+            let json = try await harness.run(["queue", "--json"], store: path)
+
+            #expect(text.status == 0, "\(text.stderr)")
+            let lines = text.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first?.hasSuffix("WAITING FOR") == true, "\(text.stdout)")
+            #expect(lines.filter { $0.hasSuffix("Folder 'f1' (dead)") }.count == 2, "\(text.stdout)")
+            let operations = try json.json.objects("operations")
+            #expect(operations.map { $0["itemId"] } == ["f1", "n1", "n2"])
+            #expect(operations.first?["waitingFor"] == .null)
+            let waiting = operations.last?["waitingFor"]?.objectValue
+            #expect(waiting?["table"] == "Folder" && waiting?["itemId"] == "f1" && waiting?["property"] == "folderId")
+            #expect(waiting?["parentState"] == "dead" && waiting?["operationId"] == operations.first?["operationId"])
+        }
+    }
 }

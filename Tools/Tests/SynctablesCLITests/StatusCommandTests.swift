@@ -25,7 +25,7 @@ struct StatusCommandTests {
             #expect(json["pendingOperations"] == 1)
             #expect(json["errors"] == 0)
             let store = try #require(json["store"]?.objectValue)
-            #expect(store["schemaVersion"] == 4)
+            #expect(store["schemaVersion"] == .integer(Int64(SystemSchema.currentVersion)))
             #expect((store["fileBytes"]?.int64Value ?? 0) > 0)
             #expect(store["path"] == .string(path))
             let tables = json.objects("tables")
@@ -48,6 +48,25 @@ struct StatusCommandTests {
                 #expect(abs(lastPull.date.timeIntervalSinceNow) < 60)
             }
             #expect(tables[1]["lastPull"] != .null)
+        }
+    }
+
+    @Test func statusCountsTheOperationsWaitingForAParentPerTable() async throws {
+        try await CLIHarness.with { harness in
+            let path = harness.newStorePath()
+            try await harness.makeDeadParentWithChildren(in: path)
+
+            let json = try await harness.run(["status", "--json"], store: path)
+            let text = try await harness.run(["status"], store: path)
+
+            #expect(try json.json["heldOperations"] == 2)
+            let tables = try json.json.objects("tables")
+            #expect(tables.first { $0["name"] == "FolderNote" }?["heldOperations"] == 2)
+            #expect(tables.first { $0["name"] == "Folder" }?["heldOperations"] == 0)
+            #expect(text.stdout.contains("3 pending operation(s) (2 waiting for a parent)"), "\(text.stdout)")
+            #expect(
+                text.stdout.contains("table FolderNote: 2 row(s), 2 pending (2 waiting for a parent)"), "\(text.stdout)"
+            )
         }
     }
 

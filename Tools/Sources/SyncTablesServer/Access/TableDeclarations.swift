@@ -11,7 +11,12 @@ import Foundation
 ///   notes:
 ///     access: owner          # rows belong to the token's subject
 ///     ownerColumn: userId    # filled in by the server from the token; never taken from the client
-///     columns: { text: string, done: bool, rank: number }
+///     columns: { text: string, done: bool, rank: number, folderId: string }
+///     references: { folderId: folders }   # must name a folder the caller may read
+///   folders:
+///     access: owner
+///     ownerColumn: userId
+///     columns: { name: string }
 ///   announcements:
 ///     access: read-only      # anyone with a valid token reads; nobody writes through the protocol
 ///     columns: { title: string }
@@ -25,6 +30,31 @@ public struct TableDeclarations: Sendable, Hashable {
     /// Declares these tables.
     public init(tables: [String: TableDeclaration]) {
         self.tables = tables
+    }
+
+    /// Checks what no single table can check alone: every reference names a declared table, from a declared
+    /// string column.
+    ///
+    /// - Throws: ``TableDeclarationError`` naming the table and the reference that is wrong.
+    public func validate() throws(TableDeclarationError) {
+        for (name, table) in tables.sorted(by: { $0.key < $1.key }) {
+            for (column, parent) in table.references.sorted(by: { $0.key < $1.key }) {
+                let context = "table '\(name)', reference '\(column)'"
+                guard let declared = table.columns[column] else {
+                    throw TableDeclarationError("\(context): '\(column)' is not a declared column of '\(name)'")
+                }
+                guard declared.type == .string else {
+                    throw TableDeclarationError(
+                        "\(context): '\(column)' holds ids, so it must be declared as string, not \(declared.type.rawValue)"
+                    )
+                }
+                guard tables[parent] != nil else {
+                    let known = tables.keys.sorted().joined(separator: ", ")
+                    throw TableDeclarationError(
+                        "\(context): the parent table '\(parent)' is not declared (declared: \(known))")
+                }
+            }
+        }
     }
 
     /// Reads declarations from YAML text.

@@ -25,7 +25,9 @@ enum TableDeclarationsParser {
             }
             declared[name] = try table(name, value)
         }
-        return TableDeclarations(tables: declared)
+        let declarations = TableDeclarations(tables: declared)
+        try declarations.validate()
+        return declarations
     }
 
     private static func table(_ name: String, _ node: Node) throws(TableDeclarationError) -> TableDeclaration {
@@ -34,7 +36,9 @@ enum TableDeclarationsParser {
             throw TableDeclarationError("\(place(node))\(context) must be a mapping with 'access' and 'columns'")
         }
         try rejectUnknownKeys(
-            mapping, allowed: ["access", "ownerColumn", "claim", "claimColumn", "columns", "softDelete"], in: context)
+            mapping,
+            allowed: ["access", "ownerColumn", "claim", "claimColumn", "columns", "softDelete", "references"],
+            in: context)
         guard let accessNode = mapping["access"] else {
             throw TableDeclarationError(
                 "\(place(node))\(context) has no 'access' rule (owner, claim, authenticated or read-only)")
@@ -58,7 +62,22 @@ enum TableDeclarationsParser {
             }
             softDelete = flag
         }
-        return TableDeclaration(access: access, columns: columns, softDelete: softDelete)
+        var references: [String: String] = [:]
+        if let referencesNode = mapping["references"] {
+            guard let referenceMapping = referencesNode.mapping else {
+                throw TableDeclarationError(
+                    "\(place(referencesNode))\(context): 'references' must map columns to parent tables")
+            }
+            for (key, value) in referenceMapping {
+                let column = try scalar(key, what: "a column name")
+                guard columns[column] != nil else {
+                    throw TableDeclarationError(
+                        "\(place(key))\(context): the reference '\(column)' is not a declared column")
+                }
+                references[column] = try scalar(value, what: "a parent table name")
+            }
+        }
+        return TableDeclaration(access: access, columns: columns, softDelete: softDelete, references: references)
     }
 
     private static func accessRule(_ node: Node, _ table: Node.Mapping, context: String)

@@ -92,6 +92,9 @@ struct TableService: Sendable {
         submitted["version"] = nil
         try await ensureTable(table)
         try await properties.admit(submitted, into: table)
+        if let declaration {
+            try await checkReferences(of: submitted, table: table, declaration: declaration, caller: caller)
+        }
         return try await storage.change(table: table, id: id) { [submitted] existing, stamp in
             var item = submitted
             if let existing {
@@ -135,6 +138,9 @@ struct TableService: Sendable {
         }
         try await ensureTable(table)
         try await properties.admit(changes, into: table)
+        if let declaration {
+            try await checkReferences(of: changes, table: table, declaration: declaration, caller: caller)
+        }
         return try await storage.change(table: table, id: id) { [softDelete, changes] existing, stamp in
             guard var item = existing, scope.contains(item),
                 !(softDelete.appliesTo(table) && item.isTombstone)

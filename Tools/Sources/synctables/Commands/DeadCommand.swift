@@ -10,7 +10,8 @@ struct DeadCommand: AsyncParsableCommand {
         discussion: """
             The sync engine dead-letters an operation the server refuses for good (400, 403, 404, 422, …), \
             one that failed transiently too often, and a conflict no policy resolved. Dead operations are not \
-            pushed and block nothing; their items are left alone by pulls until they are handled here.
+            pushed and block nothing but the children held for a dead insert (listed with it); their items are \
+            left alone by pulls until they are handled here.
             """,
         subcommands: [DeadListCommand.self, DeadRetryCommand.self, DeadDiscardCommand.self, DeadRevertCommand.self],
         defaultSubcommand: DeadListCommand.self
@@ -31,13 +32,22 @@ struct DeadCommand: AsyncParsableCommand {
                         "message": .optional(attempt.message),
                     ])
                 }),
+            "heldChildren": .array(dead.heldChildren.map { .object(ParentHoldOutput.json(child: $0)) }),
         ]
     }
 
+    /// One line per dead operation, then one indented line per child held for it.
     static func text(_ dead: DeadOperation) -> String {
         let status = dead.error?.status.map { "HTTP \($0)" } ?? "no response"
-        return "\(dead.id)  \(dead.table)  \(dead.itemId)  \(dead.operation.kind)  \(status)  "
-            + "\(dead.attempts.count) attempt(s)  \(dead.error?.message ?? "")"
+        var lines = [
+            "\(dead.id)  \(dead.table)  \(dead.itemId)  \(dead.operation.kind)  \(status)  "
+                + "\(dead.attempts.count) attempt(s)  \(dead.error?.message ?? "")"
+        ]
+        if !dead.heldChildren.isEmpty {
+            lines.append("  holds \(dead.heldChildren.count) child operation(s) until it is pushed:")
+            lines += dead.heldChildren.map { "    \($0.id)  \($0.table)  \($0.itemId)  \($0.kind)" }
+        }
+        return lines.joined(separator: "\n")
     }
 }
 
@@ -45,7 +55,8 @@ struct DeadCommand: AsyncParsableCommand {
 struct DeadListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List dead operations in queue order: operation id, table, item id, kind, last status, attempts."
+        abstract: "List dead operations in queue order: operation id, table, item id, kind, last status, attempts, "
+            + "and the children a dead insert holds."
     )
 
     @OptionGroup var options: StoreOptions
@@ -97,13 +108,21 @@ struct DeadRetryCommand: AsyncParsableCommand {
 struct DeadDiscardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discard",
-        abstract: "Drop dead operations and the local rows they would have written (needs --yes).")
+        abstract: "Drop dead operations and the local rows they would have written (needs --yes).",
+        discussion: """
+            A dead insert that holds children (see `synctables dead list`) is not discarded alone: its children \
+            would wait forever for a parent that never reaches the server. Pass --with-children to discard them \
+            too, or retry the parent instead.
+            """)
 
     @OptionGroup var options: StoreOptions
     @OptionGroup var selection: DeadSelection
 
     @Flag(help: "Confirm that the local changes are to be given up.")
     var yes = false
+
+    @Flag(help: "Also discard the operations a discarded insert holds (its children, and theirs in turn).")
+    var withChildren = false
 
     func validate() throws {
         if !yes { throw ValidationError("discarding loses the local changes; pass --yes to confirm") }
@@ -112,7 +131,7 @@ struct DeadDiscardCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures(options) {
             let count = try await StoreSession.with(options) {
-                try await $0.context.discardDeadOperations(ids: selection.selected)
+                try await $0.context.discardDeadOperations(ids: selection.selected, includingChildren: withChildren)
             }
             DeadCount.report(count, "discarded", options)
         }

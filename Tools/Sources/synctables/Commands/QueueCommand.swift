@@ -5,7 +5,8 @@ import ArgumentParser
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue",
-        abstract: "List the pending operations in push order: sequence, kind, table, item id, state, attempts."
+        abstract: "List the pending operations in push order: sequence, kind, table, item id, state, attempts, "
+            + "and the parent an operation waits for."
     )
 
     @OptionGroup var options: StoreOptions
@@ -15,28 +16,20 @@ struct QueueCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures(options) {
-            let operations = try await StoreSession.with(options) { session in
+            let statuses = try await StoreSession.with(options) { session in
                 // A misspelled table is an error, not an empty list.
                 var name: String?
                 if let table { name = try await session.existingTableName(table) }
-                return try await session.context.pendingOperations(table: name)
+                return try await session.context.pendingOperationStatuses(table: name)
             }
-            let json: JSONObject = ["operations": .array(operations.map { .object(Self.json($0)) })]
-            let text =
-                operations.isEmpty
-                ? "no pending operations"
-                : TextTable(
-                    header: ["SEQUENCE", "KIND", "TABLE", "ITEM ID", "STATE", "ATTEMPTS"],
-                    rows: operations.map {
-                        ["\($0.sequence)", "\($0.kind)", $0.table, $0.itemId, "\($0.state)", "\($0.attempts)"]
-                    }
-                ).text
-            Output(options).emit(json, text: text)
+            let json: JSONObject = ["operations": .array(statuses.map { .object(Self.json($0)) })]
+            Output(options).emit(json, text: Self.text(statuses))
         }
     }
 
-    static func json(_ operation: PendingOperation) -> JSONObject {
-        [
+    static func json(_ status: PendingOperationStatus) -> JSONObject {
+        let operation = status.operation
+        return [
             "sequence": .count(operation.sequence),
             "operationId": .string(operation.id),
             "kind": .string(operation.kind.rawValue),
@@ -45,6 +38,26 @@ struct QueueCommand: AsyncParsableCommand {
             "state": .string(operation.state.rawValue),
             "attempts": .count(operation.attempts),
             "createdAt": .time(operation.createdAt),
+            "waitingFor": status.parentHold.map { .object(ParentHoldOutput.json($0)) } ?? .null,
         ]
+    }
+
+    /// The table; the WAITING FOR column only when an operation waits for a parent, so the usual listing
+    /// stays as narrow as before.
+    static func text(_ statuses: [PendingOperationStatus]) -> String {
+        guard !statuses.isEmpty else { return "no pending operations" }
+        let showsHolds = statuses.contains { $0.parentHold != nil }
+        var header = ["SEQUENCE", "KIND", "TABLE", "ITEM ID", "STATE", "ATTEMPTS"]
+        if showsHolds { header.append("WAITING FOR") }
+        let rows = statuses.map { status in
+            let operation = status.operation
+            var row = [
+                "\(operation.sequence)", "\(operation.kind)", operation.table, operation.itemId, "\(operation.state)",
+                "\(operation.attempts)",
+            ]
+            if showsHolds { row.append(status.parentHold.map(ParentHoldOutput.text) ?? "") }
+            return row
+        }
+        return TextTable(header: header, rows: rows).text
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Show every table with its rows, pending operations and errors, each query id's token and "
-            + "last pull time, the schema version and the file size."
+        abstract: "Show every table with its rows, pending operations (and those waiting for a parent) and "
+            + "errors, each query id's token and last pull time, the schema version and the file size."
     )
 
     @OptionGroup var options: StoreOptions
@@ -34,6 +34,7 @@ struct StatusCommand: AsyncParsableCommand {
                 "name": .string(table.name),
                 "rows": .count(table.rows),
                 "pendingOperations": .count(table.pendingOperations),
+                "heldOperations": .count(table.heldOperations),
                 "errors": .count(table.pushErrors),
                 "lastPull": .time(table.lastPull),
                 "pulls": .array(
@@ -54,21 +55,24 @@ struct StatusCommand: AsyncParsableCommand {
                 "schemaVersion": .count(status.schemaVersion),
             ]),
             "pendingOperations": .count(status.pendingOperations),
+            "heldOperations": .count(status.tables.reduce(0) { $0 + $1.heldOperations }),
             "errors": .count(status.pushErrors),
             "tables": .array(tables),
         ]
     }
 
     static func text(_ status: StoreOverview, path: String, fileBytes: Int, walBytes: Int) -> String {
+        let held = status.tables.reduce(0) { $0 + $1.heldOperations }
         var lines = [
             "store \(path): \(fileBytes) bytes (+\(walBytes) in the WAL), schema version \(status.schemaVersion)",
-            "\(status.pendingOperations) pending operation(s), \(status.pushErrors) push error(s)",
+            "\(status.pendingOperations) pending operation(s)\(heldText(held)), \(status.pushErrors) push error(s)",
         ]
         if status.tables.isEmpty { lines.append("no tables") }
         for table in status.tables {
             lines.append(
-                "table \(table.name): \(table.rows) row(s), \(table.pendingOperations) pending, "
-                    + "\(table.pushErrors) error(s), last pull \(table.lastPull?.iso8601 ?? "never")")
+                "table \(table.name): \(table.rows) row(s), \(table.pendingOperations) pending"
+                    + "\(heldText(table.heldOperations)), \(table.pushErrors) error(s), "
+                    + "last pull \(table.lastPull?.iso8601 ?? "never")")
             for pull in table.pulls {
                 let name = pull.queryId.map { "query id '\($0)'" } ?? "full pull"
                 lines.append(
@@ -76,6 +80,12 @@ struct StatusCommand: AsyncParsableCommand {
                         + "last pull \(pull.lastPull?.iso8601 ?? "never")")
             }
         }
+        if held > 0 { lines.append("some operations wait for their parent's insert; synctables queue shows which") }
         return lines.joined(separator: "\n")
+    }
+
+    /// ` (2 waiting for a parent)`, or nothing.
+    private static func heldText(_ count: Int) -> String {
+        count > 0 ? " (\(count) waiting for a parent)" : ""
     }
 }

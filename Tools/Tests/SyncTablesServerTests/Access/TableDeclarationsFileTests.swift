@@ -72,6 +72,22 @@ struct TableDeclarationsFileTests {
         ("tables:\n  notes: [1, 2]\n", "must be a mapping"),
         ("tables:\n  notes:\n    access: authenticated\n    softDelete: maybe\n", "'softDelete' must be true or false"),
         ("tables: [\n", "not valid YAML"),
+        (
+            "tables:\n  tasks:\n    access: authenticated\n    columns: { listId: string }\n    references: { listId: lists }\n",
+            "table 'tasks', reference 'listId': the parent table 'lists' is not declared (declared: tasks)"
+        ),
+        (
+            "tables:\n  tasks:\n    access: authenticated\n    columns: { title: string }\n    references: { listId: tasks }\n",
+            "line 5: table 'tasks': the reference 'listId' is not a declared column"
+        ),
+        (
+            "tables:\n  tasks:\n    access: authenticated\n    columns: { rank: integer }\n    references: { rank: tasks }\n",
+            "'rank' holds ids, so it must be declared as string, not integer"
+        ),
+        (
+            "tables:\n  tasks:\n    access: authenticated\n    columns: { a: string }\n    references: [a]\n",
+            "'references' must map columns to parent tables"
+        ),
     ])
     func aMistakeIsRefusedWithAMessageThatSaysWhere(yaml: String, expected: String) {
         #expect {
@@ -79,6 +95,35 @@ struct TableDeclarationsFileTests {
         } throws: { error in
             guard let error = error as? TableDeclarationError else { return false }
             return error.message.contains(expected)
+        }
+    }
+
+    @Test func referencesReadAsColumnsToParentTables() throws {
+        let declarations = try TableDeclarations(
+            yaml: """
+                tables:
+                  lists: { access: owner, ownerColumn: userId, columns: { name: string } }
+                  tasks:
+                    access: owner
+                    ownerColumn: userId
+                    columns: { title: string, listId: string, parentId: string }
+                    references: { listId: lists, parentId: tasks }
+                """)
+        #expect(declarations.tables["tasks"]?.references == ["listId": "lists", "parentId": "tasks"])
+        #expect(declarations.tables["lists"]?.references == [:])
+    }
+
+    @Test func aServerRefusesToStartWithReferencesDeclaredInCodeThatNameNoTable() async throws {
+        var configuration = SyncServerConfiguration(storage: .inMemory)
+        configuration.declaredTables = TableDeclarations(tables: [
+            "tasks": TableDeclaration(
+                access: .authenticated, columns: ["listId": ColumnDeclaration(.string)], references: ["listId": "lists"]
+            )
+        ])
+        await #expect {
+            _ = try await SyncServer(configuration: configuration)
+        } throws: { error in
+            (error as? TableDeclarationError)?.message.contains("the parent table 'lists' is not declared") == true
         }
     }
 

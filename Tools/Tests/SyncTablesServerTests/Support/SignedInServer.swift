@@ -11,6 +11,8 @@ import Testing
 struct SignedInServer: Sendable {
     let harness: ServerHarness
     let token: String
+    /// The development key that signs the tokens, for tokens of other users.
+    let keyPath: String
 
     /// Starts the server with `declarations`, runs `body`, and stops the server whatever happens.
     static func with(
@@ -26,13 +28,18 @@ struct SignedInServer: Sendable {
             $0.authentication = .jwt(JWTVerification(keys: .file(path: keyPath)))
             $0.declaredTables = tables
         }) { harness in
-            try await body(SignedInServer(harness: harness, token: token))
+            try await body(SignedInServer(harness: harness, token: token, keyPath: keyPath))
         }
     }
 
     /// The test controls.
     var controls: TestControls {
         get throws { try harness.controls }
+    }
+
+    /// A token of another user, signed by the same key.
+    func token(of subject: String) async throws -> String {
+        try await DevelopmentKey.loadOrCreate(at: keyPath).token(subject: subject)
     }
 
     /// Sends one request with the user's token.

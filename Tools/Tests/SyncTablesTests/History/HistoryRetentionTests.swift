@@ -119,7 +119,9 @@ struct HistoryRetentionTests {
         let context = try await SyncContext(store: try SQLiteStore(path: path))
         try await context.discardPendingOperation(id: "op-1")
 
-        #expect(try await context.store.lookup(table: "__config", id: "schemaVersion")?["value"] == "5")
+        #expect(
+            try await context.store.lookup(table: "__config", id: "schemaVersion")?["value"]
+                == .string(String(SystemSchema.currentVersion)))
         #expect(try await context.history().map(\.operationId) == ["op-1"])
         #expect(try await context.table(ContextTodo.self).lookup(id: "a")?.text == "a")
     }

@@ -22,7 +22,7 @@ struct OverviewTests {
 
             let status = try await device.context.overview()
 
-            #expect(status.schemaVersion == 5)
+            #expect(status.schemaVersion == SystemSchema.currentVersion)
             #expect(status.pendingOperations == 1 && status.pushErrors == 1)
             let table = try #require(status.tables.first { $0.name == "TodoItem" })
             #expect(table.rows == 2 && table.pendingOperations == 1 && table.pushErrors == 1)

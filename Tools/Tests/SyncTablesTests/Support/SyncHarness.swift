@@ -21,15 +21,18 @@ final class SyncHarness: Sendable {
     let server: SyncServer
     let url: URL
     let directory: TemporaryDirectory
+    /// The token devices send, when the server verifies tokens (declared tables).
+    let bearerToken: String?
 
     var controls: TestControls {
         get throws { try #require(server.testControls) }
     }
 
-    private init(server: SyncServer, url: URL, directory: TemporaryDirectory) {
+    private init(server: SyncServer, url: URL, directory: TemporaryDirectory, bearerToken: String? = nil) {
         self.server = server
         self.url = url
         self.directory = directory
+        self.bearerToken = bearerToken
     }
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
@@ -39,16 +42,32 @@ final class SyncHarness: Sendable {
         authToken: String? = nil,
         advertisesKeysetPull: Bool = true,
         maxBatchOperations: Int = 100,
+        declaredTables: String? = nil,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
-        let configuration = SyncServerConfiguration(
+        var configuration = SyncServerConfiguration(
             storage: .inMemory, pageSize: pageSize, softDelete: softDelete, authToken: authToken,
             maxBatchOperations: maxBatchOperations, advertisesKeysetPull: advertisesKeysetPull
         ).withTestControls()
+        let directory = try TemporaryDirectory()
+        var bearerToken: String?
+        if let declaredTables {
+            // Declared tables need a verified caller: a development key signs the devices' token.
+            let keyPath = directory.newDatabasePath() + ".jwks"
+            bearerToken = try await DevelopmentKey.loadOrCreate(at: keyPath).token(subject: "tester")
+            configuration.declaredTables = try TableDeclarations(yaml: declaredTables)
+            configuration.authentication = .jwt(JWTVerification(keys: .file(path: keyPath)))
+        }
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
-        let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())
+        let harness = SyncHarness(
+            server: server, url: try #require(server.url), directory: directory, bearerToken: bearerToken)
         try await server.stopping { try await body(harness) }
+    }
+
+    /// The headers a device sends: the bearer token, when the server verifies tokens.
+    var authorization: [String: String] {
+        bearerToken.map { ["Authorization": "Bearer \($0)"] } ?? [:]
     }
 
     /// A device: a context on a new SQLite file, talking to this server.
@@ -62,7 +81,8 @@ final class SyncHarness: Sendable {
     ) async throws -> Device {
         let path = path ?? directory.newDatabasePath()
         let store = try SQLiteStore(path: path)
-        let client = SyncClient(url: url ?? self.url, transport: transport, headers: headers)
+        let client = SyncClient(
+            url: url ?? self.url, transport: transport, headers: authorization.merging(headers) { $1 })
         let context = try await SyncContext(
             store: store, client: client,
             configuration: SyncContext.Configuration(conflictPolicy: conflictPolicy, pushHandler: pushHandler))
@@ -105,7 +125,7 @@ final class SyncHarness: Sendable {
 
     /// The server's row, read through the protocol (soft-deleted rows included).
     func serverItem(_ id: String, table: String = "TodoItem") async throws -> JSONObject? {
-        let client = SyncClient(url: url)
+        let client = SyncClient(url: url, headers: authorization)
         let page = try await client.query(
             table: table, queryString: "$filter=id%20eq%20'\(id)'&__includeDeleted=true")
         return page.items.first
