@@ -9,7 +9,9 @@ struct SyncBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync-bench",
         abstract: "Benchmarks SyncTables next to raw SQLite / raw HTTP baselines measured in the same run.",
-        subcommands: [Local.self, Server.self, Identity.self, Push.self, Pull.self, Engine.self, Serve.self]
+        subcommands: [
+            Local.self, Server.self, Identity.self, Push.self, Merge.self, Pull.self, Engine.self, Serve.self,
+        ]
     )
 }
 
@@ -173,6 +175,20 @@ extension SyncBench {
                 operations: operations, baselineOperations: baselineOperations,
                 concurrentOperations: concurrentOperations, batchSize: batchSize, concurrency: concurrency)
             try await LatencySuite(reporter: common.reporter, link: configuration).push(sizes)
+        }
+    }
+
+    /// What keeping ancestors for merges costs a push.
+    struct Merge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pushes queued updates that keep their ancestors vs the same updates without them.")
+
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Queued updates per push.") var updates = 10_000
+        @Option(help: "Alternating rounds (each pushes once with and once without ancestors).") var rounds = 3
+
+        func run() async throws {
+            try await MergeSuite(reporter: common.reporter, updates: updates, rounds: rounds).run()
         }
     }
 
