@@ -1,6 +1,6 @@
 // The SyncTables demo: an embedded sync-server on a free port and two devices that work offline,
-// push, pull incrementally, meet conflicts and resolve them, and purge; then a server for many users, where
-// two signed-in users' rows stay apart and a device changes hands with one wipe.
+// push, pull incrementally, meet conflicts and resolve them, merge a conflict field by field, and purge; then
+// a server for many users, where two signed-in users' rows stay apart and a device changes hands with one wipe.
 import Foundation
 import SyncTables
 import SyncTablesServer
@@ -11,6 +11,18 @@ struct TodoItem: SyncItem {
     var complete: Bool
     var version: String?
     var updatedAt: Date?
+}
+
+/// A shopping list entry whose conflicts merge per field: a quantity both devices change keeps both changes.
+struct ShoppingItem: SyncItem, SyncRulesProvider {
+    var id: String
+    var name: String
+    var quantity: Int
+    var version: String?
+
+    static let syncRules = SyncRules(keys: CodingKeys.self) {
+        $0.merge(.quantity, .counter)
+    }
 }
 
 /// One app installation with its own SQLite file.
@@ -121,7 +133,7 @@ func multiUserDemo(in directory: URL) async throws {
     let answer = try await SyncClient(url: url).send(peek)
     print("    Bob asks for Alice's item by id: HTTP \(answer.status) (another user's row does not exist for him)")
 
-    step(10, "Alice signs out of the phone and Bob signs in on it: one wipe, then a pull of Bob's rows")
+    step(11, "Alice signs out of the phone and Bob signs in on it: one wipe, then a pull of Bob's rows")
     try await phone.context.wipe()
     await phoneUser.signIn(token: bobToken)
     let pulled = try await phone.todos.pull(queryId: "all-todos")
@@ -220,11 +232,30 @@ do {
     print("    received \(again.received) record(s)")
     try await phone.show()
 
+    step(9, "Both change the same shopping item offline; the laptop's push merges it field by field")
+    let phoneShopping = try await phone.context.table(ShoppingItem.self)
+    let laptopShopping = try await laptop.context.table(ShoppingItem.self)
+    try await phoneShopping.insert(ShoppingItem(id: "eggs", name: "Eggs", quantity: 10))
+    try await phone.context.push()
+    try await laptopShopping.pull()
+    try await phoneShopping.update(ShoppingItem(id: "eggs", name: "Eggs", quantity: 8, version: nil))
+    try await phone.context.push()
+    print("    phone: used 2 eggs (10 → 8) and pushed")
+    try await laptopShopping.update(ShoppingItem(id: "eggs", name: "Free-range eggs", quantity: 7, version: nil))
+    print("    laptop: used 3 eggs (10 → 7) and renamed them, offline")
+    try await laptop.context.push()
+    if let merged = try await laptopShopping.lookup(id: "eggs") {
+        print("    after the laptop's push: \(merged.name), \(merged.quantity) left (no change of either device lost)")
+    }
+    for entry in try await laptop.context.history(table: "ShoppingItem", limit: 3) where entry.conflict != nil {
+        print("    history: \(entry.message ?? "")")
+    }
+
     try await phone.context.close()
     try await laptop.context.close()
     try await server.stop()
 
-    step(9, "A server for many users: declared tables, signed-in users, rows that stay apart")
+    step(10, "A server for many users: declared tables, signed-in users, rows that stay apart")
     try await multiUserDemo(in: directory)
     print("\nDone.")
 } catch {

@@ -12,14 +12,14 @@ import Testing
         // When it runs
         let run = try await SynctablesExecutable.runProcess(demo, arguments: [], environment: [:])
 
-        // Then it exits 0 after the ten numbered steps, in order, and the final "Done."
+        // Then it exits 0 after the eleven numbered steps, in order, and the final "Done."
         #expect(run.status == 0, "todo-demo failed: \(run.stderr)\n\(run.stdout)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let steps = lines.compactMap { line -> Int? in
             guard let dot = line.firstIndex(of: "."), line[dot...].hasPrefix(". ") else { return nil }
             return Int(line[..<dot])
         }
-        #expect(steps == Array(1...10), "numbered steps: \(steps)\n\(run.stdout)")
+        #expect(steps == Array(1...11), "numbered steps: \(steps)\n\(run.stdout)")
         #expect(lines.last == "Done.")
         // And each step shows its outcome
         for expected in [
@@ -29,10 +29,12 @@ import Testing
             "resolved 1 conflict(s)",  // step 6
             "purge refused: table TodoItem has pending operations",  // step 7
             "forced purge removed",  // step 7
-            "alice-phone: 2 item(s), 0 pending operation(s)",  // step 9: each user sees only their rows
-            "bob-laptop: 1 item(s), 0 pending operation(s)",  // step 9
-            "Bob asks for Alice's item by id: HTTP 404",  // step 9
-            "the phone pulled 1 record(s) for Bob",  // step 10: the wipe left nothing of Alice's
+            "Free-range eggs, 5 left",  // step 9: both decrements kept, the laptop's name
+            "quantity: 8 + (−3)",  // step 9: the merge's trace
+            "alice-phone: 2 item(s), 0 pending operation(s)",  // step 10: each user sees only their rows
+            "bob-laptop: 1 item(s), 0 pending operation(s)",  // step 10
+            "Bob asks for Alice's item by id: HTTP 404",  // step 10
+            "the phone pulled 1 record(s) for Bob",  // step 11: the wipe left nothing of Alice's
         ] {
             #expect(run.stdout.contains(expected), "missing \"\(expected)\" in:\n\(run.stdout)")
         }
