@@ -52,7 +52,7 @@ public actor SyncContext {
     /// The definitions given to the store so far, so a table is defined once, not per write.
     private var definitions: [String: TableDefinition]
     /// The rules this context stored for each table (by lower-cased name), so they are written once.
-    private var storedRules: [String: SyncRules] = [:]
+    var storedRules: [String: SyncRules] = [:]
 
     /// The server connection push and pull use; `nil` for a local-only context.
     public nonisolated let client: SyncClient?
@@ -170,20 +170,6 @@ public actor SyncContext {
         try await SyncError.mapping { try await store.defineTable(definition) }
         definitions[key] = definition
         return definition
-    }
-
-    /// Keeps `rules` as the table's rules in the store, unless they are stored already.
-    func storeRules(_ rules: SyncRules, for table: String) async throws(SyncError) {
-        let key = table.lowercased()
-        guard storedRules[key] != rules else { return }
-        let record = TableRulesRecord(table: table, rules: rules)
-        try await SyncError.mapping {
-            try await store.write { transaction in
-                guard try TableRulesRecord.rules(of: table, in: transaction) != rules else { return }
-                try record.save(in: transaction)
-            }
-        }
-        storedRules[key] = rules
     }
 
     /// The definition of a table this context has opened or found in the store.

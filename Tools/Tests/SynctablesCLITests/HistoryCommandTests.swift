@@ -110,7 +110,7 @@ struct MergedHistoryCommandTests {
             let path = harness.newStorePath()
             try await harness.seed("todo", [["id": "a", "text": "milk", "quantity": 9]])
             try await harness.withContext(path) { context in
-                try await context.storeRules(SyncRules(fieldRules: ["quantity": .counter]), for: "todo")
+                try await context.setRules(SyncRules(fieldRules: ["quantity": .counter]), forTable: "todo")
                 let todo = try await context.table(JSONObject.self, named: "todo")
                 try await todo.pull()
                 var item = try #require(try await todo.lookup(id: "a"))

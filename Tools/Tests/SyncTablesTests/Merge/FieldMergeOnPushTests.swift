@@ -102,6 +102,22 @@ struct FieldMergeOnPushTests {
         }
     }
 
+    @Test func aFieldWhoseRuleIsClientWinsKeepsTheLocalValue() async throws {
+        let rules = SyncRules(defaultFieldRule: .serverWins, fieldRules: ["status": .clientWins])
+        try await SyncHarness.with(softDelete: .none) { harness in
+            let (first, second) = try await harness.twoChoreDevices(
+                sharing: Chore(id: "a", title: "milk", status: "open"), rules: rules)
+            try await first.edit("a") { ($0.title, $0.status) = ("soy milk", "done") }
+            try await first.context.push()
+            try await second.edit("a") { ($0.title, $0.status) = ("oat milk", "later") }
+
+            try await second.context.push()
+
+            let server = try #require(try await harness.serverChore("a"))
+            #expect(server["title"] == "soy milk" && server["status"] == "later")
+        }
+    }
+
     @Test func aMergeThatChangesNothingTakesTheServersItemWithoutSendingIt() async throws {
         try await SyncHarness.with { harness in
             let (first, second) = try await harness.twoChoreDevices(
