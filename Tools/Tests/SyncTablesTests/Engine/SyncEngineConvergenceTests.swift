@@ -14,17 +14,7 @@ import Testing
 @Suite("Sync engine: convergence under transient faults")
 struct SyncEngineConvergenceTests {
     @Test func twoEnginesConvergeAndLoseNoWrite() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let steps = environment["SYNCTABLES_ENGINE_STEPS"].flatMap(Int.init) ?? 500
-        let seeds: [UInt64]
-        if let replay = environment["SYNCTABLES_ENGINE_SEED"].flatMap(UInt64.init) {
-            seeds = [replay]
-        } else {
-            let count = environment["SYNCTABLES_ENGINE_SEEDS"].flatMap(Int.init) ?? 1
-            seeds = (0..<count).map { _ in UInt64.random(in: 1...UInt64.max) }
-        }
-        for seed in seeds {
-            print("SyncEngineConvergenceTests seed \(seed) (replay with SYNCTABLES_ENGINE_SEED=\(seed))")
+        try await SeededRuns("SYNCTABLES_ENGINE", defaultSteps: 500).run("SyncEngineConvergenceTests") { seed, steps in
             try await run(seed: seed, steps: steps)
         }
     }

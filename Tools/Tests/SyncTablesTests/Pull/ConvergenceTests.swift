@@ -32,17 +32,8 @@ struct ConvergenceTests {
 
     @Test(arguments: Policy.allCases)
     func devicesConvergeWithTheServerAfterRandomWritesAndFaults(policy: Policy) async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let steps = environment["SYNCTABLES_CONVERGENCE_STEPS"].flatMap(Int.init) ?? 300
-        let seeds: [UInt64]
-        if let replay = environment["SYNCTABLES_CONVERGENCE_SEED"].flatMap(UInt64.init) {
-            seeds = [replay]
-        } else {
-            let count = environment["SYNCTABLES_CONVERGENCE_SEEDS"].flatMap(Int.init) ?? 1
-            seeds = (0..<count).map { _ in UInt64.random(in: 1...UInt64.max) }
-        }
-        for seed in seeds {
-            print("ConvergenceTests \(policy.rawValue) seed \(seed) (replay with SYNCTABLES_CONVERGENCE_SEED=\(seed))")
+        let runs = SeededRuns("SYNCTABLES_CONVERGENCE", defaultSteps: 300)
+        try await runs.run("ConvergenceTests \(policy.rawValue)") { seed, steps in
             try await ConvergenceRun(seed: seed, steps: steps, policy: policy.conflictPolicy).run()
         }
     }
