@@ -32,11 +32,13 @@ public struct SyncTable<Item: SyncItem>: Sendable {
 
     /// Inserts an item and queues its insert; returns the item as stored.
     ///
-    /// An empty id is replaced by a generated one.
+    /// An empty id is replaced by a generated one. Inserting the id of an item whose delete is still queued
+    /// undoes the delete: the two become one operation (see <doc:MergingPerField>).
     ///
     /// - Throws: ``SyncError/duplicateInsert(table:id:)`` when the id exists locally (even for a pulled row),
     ///   ``SyncError/invalidItemID(_:reason:)`` for an invalid id,
-    ///   ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is queued,
+    ///   ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when an insert or update of the id
+    ///   is queued though its row is gone (removed behind the context's back),
     ///   ``SyncError/queueFull(limit:)`` when the queue is at ``SyncContext/Configuration-swift.struct/maxQueueSize``,
     ///   ``SyncError/encoding(type:message:)`` or ``SyncError/itemNotObject(type:)`` when the item does not encode as a
     ///   JSON object, and ``SyncError/store(_:)`` when the store fails.
@@ -118,8 +120,9 @@ public struct SyncTable<Item: SyncItem>: Sendable {
     /// try await todos.save(TodoItem(id: "a", text: "Buy milk", complete: true))    // updated
     /// ```
     ///
-    /// - Throws: ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when the item's delete is queued,
-    ///   ``SyncError/invalidItemID(_:reason:)`` for an invalid id, ``SyncError/queueFull(limit:)`` when the queue is at
+    /// - Throws: ``SyncError/pendingOperationConflict(table:id:existing:attempted:)`` when an insert or update of
+    ///   the id is queued though its row is gone, ``SyncError/invalidItemID(_:reason:)`` for an invalid id,
+    ///   ``SyncError/queueFull(limit:)`` when the queue is at
     ///   ``SyncContext/Configuration-swift.struct/maxQueueSize``, ``SyncError/encoding(type:message:)`` or
     ///   ``SyncError/itemNotObject(type:)`` when the item does not encode as a JSON object, and ``SyncError/store(_:)``
     ///   when the store fails.
