@@ -39,12 +39,14 @@ final class SyncHarness: Sendable {
         authToken: String? = nil,
         advertisesKeysetPull: Bool = true,
         maxBatchOperations: Int = 100,
+        idempotencyKeyRetention: Duration = SyncServerConfiguration().idempotencyKeyRetention,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
-        let configuration = SyncServerConfiguration(
+        var configuration = SyncServerConfiguration(
             storage: .inMemory, pageSize: pageSize, softDelete: softDelete, authToken: authToken,
             maxBatchOperations: maxBatchOperations, advertisesKeysetPull: advertisesKeysetPull
         ).withTestControls()
+        configuration.idempotencyKeyRetention = idempotencyKeyRetention
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(server: server, url: try #require(server.url), directory: try TemporaryDirectory())
