@@ -3,47 +3,66 @@
 /// Turns a queued operation into its HTTP request.
 struct OperationSender: Sendable {
     let client: SyncClient
+    /// Whether to ask the server for its extensions when the client does not know them yet; otherwise
+    /// (`batchSize: 1`, which never asks) writes carry keys only when the client learned of them earlier.
+    var asksForExtensions = true
 
     /// Sends the operation; returns the server's item for inserts and updates, `nil` for deletes.
+    ///
+    /// On a server that replays keyed writes the request carries the operation's key, so a resend whose
+    /// first answer was lost gets that answer instead of meeting its own write as a conflict.
     func send(_ operation: PushOperation) async throws -> JSONObject? {
         let version = ItemVersion.version(of: operation.item)
         var features: ZumoFeatures = [.offline]
         if version != nil && operation.kind != .insert { features.insert(.conditional) }
+        let key = try await idempotencyKey(for: operation)
         switch operation.kind {
         case .insert:
-            return try await client.insert(table: operation.table, item: operation.item, features: features)
+            return try await client.insert(
+                table: operation.table, item: operation.item, features: features, idempotencyKey: key)
         case .update:
             return try await client.update(
                 table: operation.table,
                 item: operation.item,
                 ifMatch: version,
-                features: features
+                features: features,
+                idempotencyKey: key
             )
         case .delete:
-            try await client.delete(table: operation.table, id: operation.itemId, ifMatch: version, features: features)
+            try await client.delete(
+                table: operation.table, id: operation.itemId, ifMatch: version, features: features,
+                idempotencyKey: key)
             return nil
         }
+    }
+
+    /// The operation's key when the server replays keyed writes (the client asks it once); `nil` otherwise.
+    /// Throws what asking throws: the server cannot be reached, or 401.
+    private func idempotencyKey(for operation: PushOperation) async throws -> IdempotencyKey? {
+        guard let value = operation.idempotencyKey else { return nil }
+        let extensions = asksForExtensions ? try await client.capabilities() : client.knownExtensions
+        return extensions?.idempotency?.key(value)
     }
 }
 
 extension OperationSender {
-    /// The operation as one write of a batch: the same method, path, `If-Match` and body as ``send(_:)``.
+    /// The operation as one write of a batch: the same method, path, `If-Match`, key and body as ``send(_:)``.
     static func batchedWrite(for operation: PushOperation) -> BatchedWrite {
         switch operation.kind {
         case .insert:
             BatchedWrite(
                 method: .post, table: operation.table, id: nil, ifMatch: nil,
-                body: SyncClient.wireObject(operation.item))
+                body: SyncClient.wireObject(operation.item), idempotencyKey: operation.idempotencyKey)
         case .update:
             BatchedWrite(
                 method: .patch, table: operation.table, id: operation.itemId,
                 ifMatch: ItemVersion.version(of: operation.item),
-                body: SyncClient.wireObject(operation.item))
+                body: SyncClient.wireObject(operation.item), idempotencyKey: operation.idempotencyKey)
         case .delete:
             BatchedWrite(
                 method: .delete, table: operation.table, id: operation.itemId,
                 ifMatch: ItemVersion.version(of: operation.item),
-                body: nil)
+                body: nil, idempotencyKey: operation.idempotencyKey)
         }
     }
 

@@ -61,7 +61,7 @@ struct Push: Sendable {
     }
 
     private func runHoldingLease() async throws -> PushSummary {
-        let sender = OperationSender(client: client)
+        let sender = OperationSender(client: client, asksForExtensions: options.batchSize != 1)
         let holds = try await SyncError.mapping { try await ParentHolds.load(from: store) }
         var run = PushRun(pushId: ItemID.generate(), holds: holds)
         events.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
@@ -221,6 +221,6 @@ struct Push: Sendable {
         }
         return PushOperation(
             operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
-            item: sent)
+            item: sent, idempotencyKey: "\(operation.id).\(operation.version)")
     }
 }

@@ -55,4 +55,7 @@ public struct PushOperation: Sendable, Hashable {
     public let itemId: String
     /// The item that will be sent (for deletes: the item at delete time, whose `version` feeds `If-Match`).
     public var item: JSONObject
+    /// The request's key for a server that replays keyed writes: the operation's id and version, so a resend
+    /// of this version replays and a changed operation is a new request.
+    var idempotencyKey: String? = nil
 }

@@ -27,8 +27,9 @@ public final class SyncServer: Sendable {
     /// installed it.
     package let middleware: [any ServerMiddleware]
 
-    private let storage: any TableStorage
+    let storage: any TableStorage
     private let tables: TableService
+    private let idempotency: IdempotentWrites
     private let authenticator: RequestAuthenticator
     private let metrics = ServerMetrics()
     private let state = LockedState(RunningState())
@@ -60,6 +61,7 @@ public final class SyncServer: Sendable {
             declarations: configuration.declaredTables,
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
+        idempotency = IdempotentWrites(storage: storage, configuration: configuration)
         let serverTables = ServerTables(service: tables)
         middleware = configuration.middleware.map { $0.make(serverTables) }
     }
@@ -130,7 +132,8 @@ public final class SyncServer: Sendable {
         }
         let started = StartSignal()
         let responder = SyncResponder(
-            configuration: configuration, tables: tables, middleware: middleware, authenticator: authenticator,
+            configuration: configuration, tables: tables, idempotency: idempotency, middleware: middleware,
+            authenticator: authenticator,
             rateLimiter: configuration.rateLimit.map { RateLimiter(limit: $0, clock: configuration.clock) },
             metrics: metrics)
         let limits = configuration.connectionLimits

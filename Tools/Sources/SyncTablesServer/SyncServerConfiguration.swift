@@ -72,6 +72,10 @@ public struct SyncServerConfiguration: Sendable {
 
     /// Which responses are gzipped for clients that accept it: bodies of 1 KiB or more unless changed.
     public var responseCompression = ResponseCompression()
+    /// How long the answer to a write carrying an `Idempotency-Key` is kept for a repeat of the write, which
+    /// gets it instead of running again: 24 hours unless changed; zero turns the idempotency extension off
+    /// (the capabilities document then offers none and keys are ignored). See <doc:IdempotentWrites>.
+    public var idempotencyKeyRetention: Duration = .seconds(24 * 60 * 60)
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// What runs around every request before the server's own routes: none unless a testing module installs

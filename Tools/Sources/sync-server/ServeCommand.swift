@@ -118,6 +118,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The most operations one POST /sync/batch may carry; 0 turns the batch extension off.")
     var maxBatchOperations = 100
 
+    @Option(
+        help: ArgumentHelp(
+            "How many seconds the answer to a write with an Idempotency-Key is kept for a repeat; 0 turns keys off.",
+            discussion: "A repeat of a keyed write gets the first answer instead of running again."))
+    var idempotencyRetention = 86400.0
+
     @Option(help: "Gzip response bodies of at least this many bytes for clients that accept it; 0 turns it off.")
     var compressionThreshold = 1024
 
@@ -156,6 +162,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
         guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
         guard maxBatchOperations >= 0 else { throw ValidationError("--max-batch-operations must not be negative.") }
+        guard idempotencyRetention >= 0, idempotencyRetention.isFinite else {
+            throw ValidationError("--idempotency-retention must not be negative.")
+        }
         guard compressionThreshold >= 0 else { throw ValidationError("--compression-threshold must not be negative.") }
         guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
@@ -221,6 +230,7 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger
         )
         configuration.declaredTables = try declaredTables()
+        configuration.idempotencyKeyRetention = .milliseconds(Int64(idempotencyRetention * 1000))
         configuration.responseCompression = ResponseCompression(
             minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
         configuration.authentication = authentication

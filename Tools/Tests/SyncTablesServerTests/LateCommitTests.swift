@@ -121,7 +121,7 @@ struct LateCommitTests {
 
     /// Runs `body` with a server on a SQLite file (its store waiting `busyTimeoutMilliseconds` for a lock) and a
     /// connection of the test's own to that file.
-    private static func withHeldSQLiteFile(
+    static func withHeldSQLiteFile(
         busyTimeoutMilliseconds: Int32, _ body: (ServerHarness, Database) async throws -> Void
     ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("late-\(UUID().uuidString)")

@@ -13,19 +13,23 @@ import Foundation
     @_spi(SyncTablesTools) public var ifMatch: String?
     /// The body as sent (no system properties), or `nil` for none.
     @_spi(SyncTablesTools) public var body: JSONObject?
+    /// The write's idempotency key, sent to servers that replay keyed writes; `nil` for none.
+    @_spi(SyncTablesTools) public var idempotencyKey: String?
 
-    /// The operation as the batch body carries it.
-    var json: JSONValue {
+    /// The operation as the batch body carries it; `idempotencyKey` only when `carriesKey`.
+    func json(carriesKey: Bool) -> JSONValue {
         var object = JSONObject(["method": .string(method.rawValue), "table": .string(table)])
         if let id { object["id"] = .string(id) }
         if let ifMatch, !ifMatch.isEmpty { object["ifMatch"] = .string(EntityTag.header(for: ifMatch)) }
         if let body { object["body"] = .object(body) }
+        if carriesKey, let idempotencyKey { object["idempotencyKey"] = .string(idempotencyKey) }
         return .object(object)
     }
 
     /// About how many bytes the operation adds to a batch body (its body and its framing).
     var estimatedSize: Int {
-        (body?.jsonBytes.count ?? 0) + table.utf8.count + (id?.utf8.count ?? 0) + (ifMatch?.utf8.count ?? 0) + 96
+        (body?.jsonBytes.count ?? 0) + table.utf8.count + (id?.utf8.count ?? 0) + (ifMatch?.utf8.count ?? 0)
+            + (idempotencyKey?.utf8.count ?? 0) + 96
     }
 }
 
@@ -45,9 +49,14 @@ extension SyncClient {
         return capabilities
     }
 
+    /// The server's extensions if ``capabilities()`` found them already; `nil` when it was not asked yet.
+    package var knownExtensions: ServerExtensions? {
+        discoveredExtensions.withLock { $0 }
+    }
+
     /// Forgets that the server offers batches (it answered 404 or 405 to one), for this client's lifetime.
     package func stopBatching() {
-        discoveredExtensions.withLock { $0 = ServerExtensions(batch: nil) }
+        discoveredExtensions.withLock { $0 = ServerExtensions(batch: nil, idempotency: $0?.idempotency) }
     }
 
     /// `POST <batch path>`: sends the writes in one request and returns one response per write, in order,
@@ -59,7 +68,8 @@ extension SyncClient {
         async throws -> [TransportResponse]
     {
         let url = try extensionURL(capability.path)
-        let body = JSONValue.object(JSONObject(["operations": .array(writes.map(\.json))])).jsonBytes
+        let operations = writes.map { $0.json(carriesKey: capability.carriesIdempotencyKeys) }
+        let body = JSONValue.object(JSONObject(["operations": .array(operations)])).jsonBytes
         var request = TransportRequest(method: .post, url: url, body: body, timeout: configuration.timeout)
         // Batch bodies are JSON of similar items: they shrink severalfold, a slow uplink's biggest win.
         if capability.gzipsBody, body.count >= Self.smallestCompressedBody, let compressed = Gzip.compress(body) {

@@ -13,10 +13,15 @@ extension SyncClient {
     static let systemPropertyNames: Set<String> = ["version", "createdat", "updatedat", "deleted"]
 
     /// `POST /tables/{table}`: creates the item (with its id) and returns the server's copy.
-    package func insert(table: String, item: JSONObject, features: ZumoFeatures = []) async throws -> JSONObject {
+    ///
+    /// The writes send `idempotencyKey`, when given, for a server that replays keyed writes.
+    package func insert(
+        table: String, item: JSONObject, features: ZumoFeatures = [], idempotencyKey: IdempotencyKey? = nil
+    ) async throws -> JSONObject {
         _ = try Self.itemID(of: item)
         let url = try tableURL(table)
-        let response = try await sendTableRequest(.post, url: url, body: Self.wireBody(item), features: features)
+        let response = try await sendTableRequest(
+            .post, url: url, body: Self.wireBody(item), features: features, idempotencyKey: idempotencyKey)
         return try ResponseReading.item(from: response)
     }
 
@@ -26,7 +31,8 @@ extension SyncClient {
         table: String,
         item: JSONObject,
         ifMatch version: String?,
-        features: ZumoFeatures = []
+        features: ZumoFeatures = [],
+        idempotencyKey: IdempotencyKey? = nil
     ) async throws -> JSONObject {
         let url = try tableURL(table, id: try Self.itemID(of: item))
         let response = try await sendTableRequest(
@@ -34,7 +40,8 @@ extension SyncClient {
             url: url,
             body: Self.wireBody(item),
             ifMatch: version,
-            features: features
+            features: features,
+            idempotencyKey: idempotencyKey
         )
         return try ResponseReading.item(from: response)
     }
@@ -46,10 +53,12 @@ extension SyncClient {
         table: String,
         id: String,
         ifMatch version: String?,
-        features: ZumoFeatures = []
+        features: ZumoFeatures = [],
+        idempotencyKey: IdempotencyKey? = nil
     ) async throws -> JSONObject? {
         let url = try tableURL(table, id: id)
-        let response = try await sendTableRequest(.delete, url: url, ifMatch: version, features: features)
+        let response = try await sendTableRequest(
+            .delete, url: url, ifMatch: version, features: features, idempotencyKey: idempotencyKey)
         return try ResponseReading.optionalItem(from: response)
     }
 
@@ -123,12 +132,14 @@ extension SyncClient {
         url: URL,
         body: [UInt8]? = nil,
         ifMatch version: String? = nil,
-        features: ZumoFeatures
+        features: ZumoFeatures,
+        idempotencyKey: IdempotencyKey? = nil
     ) async throws -> TransportResponse {
         var request = TransportRequest(method: method, url: url, body: body, timeout: configuration.timeout)
         if let version, !version.isEmpty {
             request.headers["If-Match"] = EntityTag.header(for: version)
         }
+        if let idempotencyKey { request.headers[idempotencyKey.header] = idempotencyKey.fieldValue }
         let response = try await send(request, features: features)
         guard response.isSuccess else { throw ResponseReading.statusError(from: response) }
         return response

@@ -12,6 +12,8 @@ struct BatchOperation: Sendable {
     var ifMatch: String?
     /// The request body, or `nil` for none.
     var body: JSONValue?
+    /// The `Idempotency-Key` of the write (the idempotency extension), or `nil`.
+    var idempotencyKey: String?
 
     /// The methods a batch may carry: the writes of push.
     static let methods: Set<String> = ["POST", "PATCH", "DELETE"]
@@ -62,6 +64,18 @@ struct BatchOperation: Sendable {
         default: throw invalid("'ifMatch' must be a string")
         }
         let body: JSONValue? = object["body"].flatMap { $0 == .null ? nil : $0 }
-        return BatchOperation(method: method, table: table, id: id, ifMatch: ifMatch, body: body)
+        var idempotencyKey: String?
+        switch object["idempotencyKey"] {
+        case .string(let text)?:
+            guard let key = try? IdempotencyKey.validated(text) else {
+                throw invalid(
+                    "'idempotencyKey' must be 1 to \(IdempotencyKey.maximumLength) printable ASCII characters")
+            }
+            idempotencyKey = key
+        case nil, .null?: idempotencyKey = nil
+        default: throw invalid("'idempotencyKey' must be a string")
+        }
+        return BatchOperation(
+            method: method, table: table, id: id, ifMatch: ifMatch, body: body, idempotencyKey: idempotencyKey)
     }
 }

@@ -4,11 +4,12 @@ import SyncTablesCore
 /// offers, so clients discover them instead of assuming them.
 ///
 /// ```json
-/// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576}, "requestEncodings": ["gzip"]}
+/// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576},
+///  "idempotency": {"header": "Idempotency-Key", "retentionSeconds": 86400}, "requestEncodings": ["gzip"]}
 /// ```
 ///
 /// `requestEncodings` lists the `Content-Encoding`s request bodies may be sent in (their decoded size
-/// still counts against `maxBytes`).
+/// still counts against `maxBytes`); `idempotency` says that keyed writes replay (see <doc:IdempotentWrites>).
 enum CapabilitiesDocument {
     /// Where the document is served.
     static let path = "/sync/capabilities"
@@ -24,6 +25,13 @@ enum CapabilitiesDocument {
                     "path": .string(batchPath),
                     "maxOperations": .integer(Int64(configuration.maxBatchOperations)),
                     "maxBytes": .integer(Int64(configuration.maxBodySize)),
+                ]))
+        }
+        if configuration.idempotencyKeyRetention > .zero {
+            let seconds = configuration.idempotencyKeyRetention.seconds.rounded(.up)
+            document["idempotency"] = .object(
+                JSONObject([
+                    "header": .string(IdempotencyKey.headerName), "retentionSeconds": .integer(Int64(seconds)),
                 ]))
         }
         document["requestEncodings"] = .array(RequestBodyDecoding.acceptedEncodings.map { .string($0) })

@@ -44,14 +44,19 @@ extension SyncResponder {
     }
 
     /// The single request an operation stands for: the batch's headers (authentication, API version,
-    /// features) with the operation's `If-Match` and body.
+    /// features) with the operation's `If-Match`, `Idempotency-Key` and body.
     private static func request(for operation: BatchOperation, in batch: Request) -> Request {
         var fields = HTTPFields()
-        let replaced: Set<HTTPField.Name> = [
+        var replaced: Set<HTTPField.Name> = [
             .contentLength, .contentType, .contentEncoding, .ifMatch, .transferEncoding,
         ]
+        // A key names one write: one sent with the batch itself is no operation's.
+        if let keyField = IdempotencyKey.field { replaced.insert(keyField) }
         for field in batch.headers where !replaced.contains(field.name) { fields.append(field) }
         if let ifMatch = operation.ifMatch { fields[.ifMatch] = ifMatch }
+        if let key = operation.idempotencyKey, let keyField = IdempotencyKey.field {
+            fields[keyField] = IdempotencyKey.fieldValue(for: key)
+        }
         let body = operation.body.map(WireJSON.bytes) ?? []
         if operation.body != nil {
             fields[.contentType] = "application/json"

@@ -10,6 +10,7 @@ struct SyncResponder: HTTPResponder {
 
     let configuration: SyncServerConfiguration
     let tables: TableService
+    let idempotency: IdempotentWrites
     let middleware: [any ServerMiddleware]
     let authenticator: RequestAuthenticator
     let rateLimiter: RateLimiter?
@@ -127,7 +128,8 @@ struct SyncResponder: HTTPResponder {
         }
         let table = try TableName.validated(components[1])
         let routes = TableRoutes(
-            configuration: configuration, tables: tables, caller: caller, localAuthority: localAuthority)
+            configuration: configuration, tables: tables, idempotency: idempotency, caller: caller,
+            localAuthority: localAuthority)
         if components.count == 2 {
             return try await routes.collection(request, table: table, query: query, body: body)
         }

@@ -6,6 +6,8 @@ import Hummingbird
 struct TableRoutes {
     let configuration: SyncServerConfiguration
     let tables: TableService
+    /// Keyed writes run once (the idempotency extension).
+    let idempotency: IdempotentWrites
     /// Who sent the request, as its credentials prove.
     let caller: Caller
     /// `host:port` of the listening socket, for links when the request has no `Host`.
@@ -32,8 +34,11 @@ struct TableRoutes {
             }
             return JSONResponse.page(page.items, count: page.count, headers: headers)
         case .post:
-            let item = try await tables.insert(table: table, caller: caller, item: try ItemBody.object(from: body))
-            return JSONResponse.item(item, status: .created)
+            return try await idempotency.answer(request, caller: caller, path: "/tables/\(table)", status: .created) {
+                recording in
+                try await tables.insert(
+                    table: table, caller: caller, item: try ItemBody.object(from: body), recording: recording)
+            }
         default:
             throw methodNotAllowed(request, allowed: "GET, POST")
         }
@@ -43,25 +48,31 @@ struct TableRoutes {
     func item(_ request: Request, table: String, id: String, query: QueryString, body: [UInt8]) async throws -> Response
     {
         let precondition = request.headers[.ifMatch].map(ETag.precondition(fromIfMatch:))
+        let path = "/tables/\(table)/\(id)"
         switch request.method {
         case .get:
             let includeDeleted = QueryOptions.includesDeleted(query)
             let item = try await tables.lookup(table: table, caller: caller, id: id, includeDeleted: includeDeleted)
             return JSONResponse.item(item, status: .ok)
         case .patch:
-            let patch = try ItemBody.object(from: body)
-            let item = try await tables.update(
-                table: table, caller: caller, id: id, patch: patch, precondition: precondition)
-            return JSONResponse.item(item, status: .ok)
-        case .delete:
-            let item = try await tables.delete(table: table, caller: caller, id: id, precondition: precondition)
-            if configuration.deleteReturnsNoContent {
-                return Response(status: .noContent, headers: [.cacheControl: "no-cache"])
+            return try await idempotency.answer(request, caller: caller, path: path, status: .ok) { recording in
+                try await tables.update(
+                    table: table, caller: caller, id: id, patch: try ItemBody.object(from: body),
+                    precondition: precondition, recording: recording)
             }
-            return JSONResponse.item(item, status: .ok)
+        case .delete:
+            let noContent = configuration.deleteReturnsNoContent
+            return try await idempotency.answer(
+                request, caller: caller, path: path, status: noContent ? .noContent : .ok, carriesItem: !noContent
+            ) { recording in
+                try await tables.delete(
+                    table: table, caller: caller, id: id, precondition: precondition, recording: recording)
+            }
         case .post:
-            let item = try await tables.undelete(table: table, caller: caller, id: id, precondition: precondition)
-            return JSONResponse.item(item, status: .ok)
+            return try await idempotency.answer(request, caller: caller, path: path, status: .ok) { recording in
+                try await tables.undelete(
+                    table: table, caller: caller, id: id, precondition: precondition, recording: recording)
+            }
         default:
             throw methodNotAllowed(request, allowed: "GET, PATCH, DELETE, POST")
         }

@@ -28,14 +28,23 @@ struct SQLiteTableStorage: TableStorage {
         id: String,
         _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
     ) async throws -> Result {
-        try await store.write { [stamps] tx in
-            let (change, result) = try decide(try tx.lookup(table: table, id: id), stamps.next())
-            switch change {
-            case .upsert(let item): try tx.upsert(table: table, items: [item])
-            case .delete: try tx.delete(table: table, ids: [id])
-            }
-            return result
+        try await store.write { [stamps] tx in try Self.change(table: table, id: id, stamps: stamps, decide, in: tx) }
+    }
+
+    /// One write's read-decide-write inside the caller's transaction.
+    static func change<Result>(
+        table: String,
+        id: String,
+        stamps: WriteStampIssuer,
+        _ decide: (JSONObject?, WriteStamp) throws -> (RowChange, Result),
+        in tx: any StoreTransaction
+    ) throws -> Result {
+        let (change, result) = try decide(try tx.lookup(table: table, id: id), stamps.next())
+        switch change {
+        case .upsert(let item): try tx.upsert(table: table, items: [item])
+        case .delete: try tx.delete(table: table, ids: [id])
         }
+        return result
     }
 
     func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
@@ -72,8 +81,11 @@ struct SQLiteTableStorage: TableStorage {
         return stored
     }
 
+    /// Also forgets the recorded keyed writes, whose answers name the rows removed.
     func removeAllRows() async throws {
-        let tables = try await store.tableDefinitions().map(\.name).filter { !$0.hasPrefix("__") }
+        let tables = try await store.tableDefinitions().map(\.name).filter {
+            !$0.hasPrefix("__") || $0 == SQLiteIdempotencyTable.name
+        }
         try await store.write { tx in
             for table in tables { try tx.delete(StoreQuery(table: table)) }
         }

@@ -7,7 +7,8 @@ import SyncTables
 /// the row, hands it to the caller's decision together with the stamp the write would carry, and applies the
 /// decision before anyone else can change the row. Stamps follow commit order within a table (see
 /// <doc:ChangeOrder>), so a client that pulled up to some `updatedAt` never misses a row committed later.
-protocol TableStorage: Sendable {
+/// Keyed writes record their answers in the same transaction (``IdempotencyStorage``).
+protocol TableStorage: IdempotencyStorage {
     /// Creates the table when absent and returns the property names its rows already use.
     ///
     /// `scopeColumn` is the owner or claim column of a declared table: a backend may index it, so that one
@@ -50,7 +51,7 @@ protocol TableStorage: Sendable {
     func seed(table: String, items: [JSONObject], stamp: @Sendable (inout JSONObject, WriteStamp) -> Void)
         async throws -> [JSONObject]
 
-    /// Deletes every row of every table (test controls).
+    /// Deletes every row of every table and every record of a keyed write (test controls).
     func removeAllRows() async throws
 
     /// Returns when the storage can serve requests (the database answers and the server's relations exist);

@@ -7,3 +7,10 @@ extension Duration {
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded down (the instants of idempotency records).
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

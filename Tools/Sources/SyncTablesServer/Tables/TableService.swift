@@ -76,7 +76,11 @@ struct TableService: Sendable {
     }
 
     /// `POST /tables/{table}`: 201 with the stored item, or 409 with the current server item.
-    func insert(table: String, caller: Caller, item body: JSONObject) async throws -> JSONObject {
+    ///
+    /// Each write records its answer with `recording`, when given, in its own transaction.
+    func insert(table: String, caller: Caller, item body: JSONObject, recording: IdempotentRecording? = nil)
+        async throws -> JSONObject
+    {
         let (declaration, scope) = try access(table, caller: caller)
         try scope.requireWritable(table)
         try ItemBody.rejectReservedProperties(body)
@@ -95,7 +99,7 @@ struct TableService: Sendable {
         if let declaration {
             try await checkReferences(of: submitted, table: table, declaration: declaration, caller: caller)
         }
-        return try await storage.change(table: table, id: id) { [submitted] existing, stamp in
+        return try await change(table: table, id: id, recording: recording) { [submitted] existing, stamp in
             var item = submitted
             if let existing {
                 guard scope.contains(existing) else {
@@ -118,7 +122,8 @@ struct TableService: Sendable {
         caller: Caller,
         id: String,
         patch body: JSONObject,
-        precondition: ETag.Precondition?
+        precondition: ETag.Precondition?,
+        recording: IdempotentRecording? = nil
     ) async throws -> JSONObject {
         let (declaration, scope) = try access(table, caller: caller)
         try scope.requireWritable(table)
@@ -141,7 +146,7 @@ struct TableService: Sendable {
         if let declaration {
             try await checkReferences(of: changes, table: table, declaration: declaration, caller: caller)
         }
-        return try await storage.change(table: table, id: id) { [softDelete, changes] existing, stamp in
+        return try await change(table: table, id: id, recording: recording) { [softDelete, changes] existing, stamp in
             guard var item = existing, scope.contains(item),
                 !(softDelete.appliesTo(table) && item.isTombstone)
             else {
@@ -159,12 +164,14 @@ struct TableService: Sendable {
     }
 
     /// `DELETE /tables/{table}/{id}`: marks the row deleted (soft delete) or removes it; returns the item.
-    func delete(table: String, caller: Caller, id: String, precondition: ETag.Precondition?) async throws -> JSONObject
-    {
+    func delete(
+        table: String, caller: Caller, id: String, precondition: ETag.Precondition?,
+        recording: IdempotentRecording? = nil
+    ) async throws -> JSONObject {
         let (_, scope) = try access(table, caller: caller)
         try scope.requireWritable(table)
         try await ensureTable(table)
-        return try await storage.change(table: table, id: id) { [softDelete] existing, stamp in
+        return try await change(table: table, id: id, recording: recording) { [softDelete] existing, stamp in
             let soft = softDelete.appliesTo(table)
             guard var item = existing, scope.contains(item), !(soft && item.isTombstone) else {
                 throw ServerError(.notFound, "The item does not exist")
@@ -178,16 +185,17 @@ struct TableService: Sendable {
     }
 
     /// `POST /tables/{table}/{id}`: restores a soft-deleted row.
-    func undelete(table: String, caller: Caller, id: String, precondition: ETag.Precondition?) async throws
-        -> JSONObject
-    {
+    func undelete(
+        table: String, caller: Caller, id: String, precondition: ETag.Precondition?,
+        recording: IdempotentRecording? = nil
+    ) async throws -> JSONObject {
         let (_, scope) = try access(table, caller: caller)
         guard softDelete.appliesTo(table) else {
             throw ServerError(.methodNotAllowed, "Undelete is only available on tables with soft delete enabled.")
         }
         try scope.requireWritable(table)
         try await ensureTable(table)
-        return try await storage.change(table: table, id: id) { existing, stamp in
+        return try await change(table: table, id: id, recording: recording) { existing, stamp in
             guard var item = existing, scope.contains(item) else {
                 throw ServerError(.notFound, "The item does not exist")
             }
@@ -265,6 +273,17 @@ struct TableService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The storage's atomic write, keyed when `recording` is given.
+    private func change(
+        table: String,
+        id: String,
+        recording: IdempotentRecording?,
+        _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, JSONObject)
+    ) async throws -> JSONObject {
+        guard let recording else { return try await storage.change(table: table, id: id, decide) }
+        return try await storage.change(table: table, id: id, recording: recording, decide)
+    }
 
     static func check(_ precondition: ETag.Precondition, item: JSONObject) throws(ServerError) {
         if case .version(let expected) = precondition, ItemVersion.version(of: item) != expected {

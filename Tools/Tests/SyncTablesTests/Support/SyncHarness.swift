@@ -43,6 +43,7 @@ final class SyncHarness: Sendable {
         advertisesKeysetPull: Bool = true,
         maxBatchOperations: Int = 100,
         declaredTables: String? = nil,
+        idempotencyKeyRetention: Duration = SyncServerConfiguration().idempotencyKeyRetention,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
         var configuration = SyncServerConfiguration(
@@ -58,6 +59,7 @@ final class SyncHarness: Sendable {
             configuration.declaredTables = try TableDeclarations(yaml: declaredTables)
             configuration.authentication = .jwt(JWTVerification(keys: .file(path: keyPath)))
         }
+        configuration.idempotencyKeyRetention = idempotencyKeyRetention
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(

@@ -13,11 +13,11 @@ import SyncTables
 /// step before its commit, which orders writes (positions and `updatedAt` stamps) in commit order. See
 /// <doc:ChangeOrder>.
 final class PostgresTableStorage: TableStorage {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runner: Task<Void, Never>
     private let schema: String
-    private let statements: PostgresStatements
-    private let logger: Logger
+    let statements: PostgresStatements
+    let logger: Logger
 
     private init(client: PostgresClient, runner: Task<Void, Never>, schema: String, logger: Logger) {
         self.client = client
@@ -76,6 +76,7 @@ final class PostgresTableStorage: TableStorage {
             try await connection.query(
                 PostgresQuery(unsafeSQL: "ALTER TABLE \(counters) ADD COLUMN IF NOT EXISTS properties text[]"),
                 logger: logger)
+            for statement in statements.createIdempotency { try await connection.query(statement, logger: logger) }
         }
     }
 
@@ -205,14 +206,19 @@ final class PostgresTableStorage: TableStorage {
         try await Self.describingErrors { try await changeRow(table: table, id: id, decide) }
     }
 
-    private func changeRow<Result: Sendable>(
+    /// One write's transaction; `claim` runs first in it and `complete` last, with the write's result (a keyed
+    /// write records its answer there).
+    func changeRow<Result: Sendable>(
         table: String,
         id: String,
+        claim: ((PostgresConnection) async throws -> Void)? = nil,
+        complete: ((Result, PostgresConnection) async throws -> Void)? = nil,
         _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
     ) async throws -> Result {
         while true {
             do {
                 return try await transaction { connection in
+                    try await claim?(connection)
                     let rows = try await connection.query(statements.lockRow(table: table, id: id), logger: logger)
                     var existing: JSONObject?
                     for try await row in rows { existing = try Self.object(try row.decode(String.self)) }
@@ -229,6 +235,7 @@ final class PostgresTableStorage: TableStorage {
                             PostgresQuery(unsafeSQL: "DELETE FROM \(relation(table)) WHERE id = $1", binds: binds(id)),
                             logger: logger)
                     }
+                    try await complete?(result, connection)
                     return result
                 }
             } catch is InsertRace {
@@ -321,6 +328,7 @@ final class PostgresTableStorage: TableStorage {
         }
     }
 
+    /// Also forgets the recorded keyed writes, whose answers name the rows removed.
     func removeAllRows() async throws {
         try await Self.describingErrors {
             let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT name FROM \(counters)"), logger: logger)
@@ -331,6 +339,8 @@ final class PostgresTableStorage: TableStorage {
                     let table = "\(PostgresSQL.identifier(schema)).\(PostgresSQL.identifier(name))"
                     try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM \(table)"), logger: logger)
                 }
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "DELETE FROM \(statements.idempotency)"), logger: logger)
             }
         }
     }
@@ -468,7 +478,7 @@ final class PostgresTableStorage: TableStorage {
 
     /// Runs `body`, replacing PostgresNIO's errors (whose descriptions hide everything) with one that carries
     /// the server's message and SQLSTATE, for the log; bound values stay out of it.
-    private static func describingErrors<T>(_ body: () async throws -> T) async throws -> T {
+    static func describingErrors<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as PSQLError {
@@ -502,7 +512,7 @@ final class PostgresTableStorage: TableStorage {
         return bindings
     }
 
-    private static func object(_ body: String) throws -> JSONObject {
+    static func object(_ body: String) throws -> JSONObject {
         guard case .object(let object) = try JSONValue(parsing: Array(body.utf8)) else {
             throw PostgresStorageError.invalidRow
         }
