@@ -19,7 +19,7 @@ struct AutomaticResolution: Sendable {
         case .insertInsert:
             guard let server else { return nil }
             // An insert with an ancestor recreates an item this device deleted: it wins over the deletion.
-            let recreating = operation.ancestor != nil
+            let recreating = operation.recreatesItem
             if server.isTombstone {
                 // A recreation restores the item; another insert meeting a deleted id follows the table's rule
                 // (client wins: restore it, as a server that deletes rows for good would simply insert it).

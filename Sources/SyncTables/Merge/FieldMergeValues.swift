@@ -1,10 +1,8 @@
 /// The value each ``FieldMergeRule`` gives a field both sides changed, and how it is told.
 enum FieldMergeValues {
-    private static let systemProperties: Set<String> = ["id", "version", "createdat", "updatedat", "deleted"]
-
-    /// Whether a property belongs to the server's bookkeeping rather than to the item's data.
+    /// Whether a property is the item's id or belongs to the server's bookkeeping, rather than to its data.
     static func isSystemProperty(_ name: String) -> Bool {
-        systemProperties.contains(name.lowercased())
+        name == "id" || SyncClient.systemPropertyNames.contains(name.lowercased())
     }
 
     /// The merged value of a field both sides changed, and its summary. `ancestor` is `nil` when unknown.

@@ -28,21 +28,18 @@ final class ParentHolds: Sendable {
     /// The holds the rules stored in the transaction's store declare; `tables` are the store's tables, so
     /// a parent declared as `tasklist` finds the operations of `TaskList`.
     static func load(tables: [String], in transaction: any StoreTransaction) throws -> ParentHolds {
-        try make(try transaction.read(StoreQuery(table: TableRulesRecord.table)), tables: tables)
+        make(try TableRulesRecord.all(in: transaction), tables: tables)
     }
 
-    /// The holds of the rules in `store`. A store whose tables declare no parents costs one small read.
-    static func load(from store: any LocalStore) async throws -> ParentHolds {
-        let rows = try await store.read(StoreQuery(table: TableRulesRecord.table))
-        var tables: [String] = []
-        if try rows.contains(where: { !(try TableRulesRecord(row: $0).rules.parents.isEmpty) }) {
-            tables = try await store.tableDefinitions().map(\.name)
-        }
-        return try make(rows, tables: tables)
+    /// The holds `records` declare (a push read them already); the names of `store`'s tables are read only
+    /// when some table declares a parent.
+    static func make(_ records: [TableRulesRecord], tablesOf store: any LocalStore) async throws -> ParentHolds {
+        guard records.contains(where: { !$0.rules.parents.isEmpty }) else { return make(records, tables: []) }
+        return make(records, tables: try await store.tableDefinitions().map(\.name))
     }
 
-    private static func make(_ rows: [JSONObject], tables: [String]) throws -> ParentHolds {
-        let records = try rows.map { try TableRulesRecord(row: $0) }.filter { !$0.rules.parents.isEmpty }
+    private static func make(_ records: [TableRulesRecord], tables: [String]) -> ParentHolds {
+        let records = records.filter { !$0.rules.parents.isEmpty }
         guard !records.isEmpty else { return ParentHolds(parents: [:], childTables: []) }
         let spelled = Dictionary(tables.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
         var parents: [String: [ParentReference]] = [:]

@@ -1,6 +1,5 @@
 /// Compares items the way lost-response recovery needs: user data only, system properties ignored.
 enum ItemComparison {
-    private static let systemProperties: Set<String> = ["version", "createdat", "updatedat", "deleted"]
 
     /// `true` when both items carry the same user properties with the same values.
     static func sameUserData(_ lhs: JSONObject, _ rhs: JSONObject) -> Bool {
@@ -8,6 +7,6 @@ enum ItemComparison {
     }
 
     private static func userData(_ item: JSONObject) -> [String: JSONValue] {
-        item.properties.filter { !systemProperties.contains($0.key.lowercased()) && $0.value != .null }
+        item.properties.filter { !SyncClient.systemPropertyNames.contains($0.key.lowercased()) && $0.value != .null }
     }
 }

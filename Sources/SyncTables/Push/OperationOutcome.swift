@@ -71,7 +71,7 @@ extension OperationOutcome {
     /// Whether `operation` recreates an item this device deleted (an insert with an ancestor) and the server
     /// still holds the deletion: equal data in a tombstone is the deleted item, not a lost answer.
     fileprivate static func recreates(_ operation: PendingOperation, over serverItem: JSONObject) -> Bool {
-        operation.kind == .insert && operation.ancestor != nil && serverItem.isTombstone
+        operation.recreatesItem && serverItem.isTombstone
     }
 }
 

@@ -43,15 +43,18 @@ struct Push: Sendable {
     ///   ``SyncError/pushInProgress(owner:)`` when another pusher holds the lease.
     func run() async throws -> PushSummary {
         let lease = self.lease
-        var push = self
-        push.rules = try await SyncError.mapping {
+        let records = try await SyncError.mapping {
             try await store.write { transaction in
                 try lease.take(in: transaction)
                 return try TableRulesRecord.all(in: transaction)
             }
         }
+        var push = self
+        push.rules = Dictionary(
+            records.map { ($0.table.lowercased(), $0.rules) }, uniquingKeysWith: { first, _ in first })
         do {
-            let summary = try await push.runHoldingLease()
+            let holds = try await SyncError.mapping { try await ParentHolds.make(records, tablesOf: store) }
+            let summary = try await push.runHoldingLease(holds: holds)
             try? await store.write { try lease.release(in: $0) }
             return summary
         } catch {
@@ -60,9 +63,8 @@ struct Push: Sendable {
         }
     }
 
-    private func runHoldingLease() async throws -> PushSummary {
+    private func runHoldingLease(holds: ParentHolds) async throws -> PushSummary {
         let sender = OperationSender(client: client, asksForExtensions: options.batchSize != 1)
-        let holds = try await SyncError.mapping { try await ParentHolds.load(from: store) }
         var run = PushRun(pushId: ItemID.generate(), holds: holds)
         events.publish(.pushStarted(pendingOperations: try await queue.count(tables: tables)))
 

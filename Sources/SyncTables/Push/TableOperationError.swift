@@ -41,12 +41,7 @@ public struct TableOperationError: Sendable, Identifiable, Hashable, CustomStrin
     /// What met what, for a conflict: a local update, delete or insert against the server's change, or
     /// `nil` when the error is no conflict (a 404 of an update counts as ``ConflictKind/updateDelete``).
     public var conflictKind: ConflictKind? {
-        let failure = OperationFailure(status: status, serverItem: serverItem, isConflict: isConflict)
-        let operation = PendingOperation(
-            id: operationId, sequence: 0, kind: kind, table: table, itemId: itemId, item: nil, state: .failed,
-            version: operationVersion, createdAt: Timestamp(ticks: 0), attempts: 0, ancestor: ancestorItem)
-        let rules = SyncRules(conflictRules: [.updateDelete: .serverWins])  // so a 404 of an update classifies
-        return ConflictClassification.kind(of: operation, failure: failure, rules: rules)
+        ConflictClassification.kind(of: kind, status: status, serverItem: serverItem, countsMissingItem: true)
     }
 
     /// The three-way merge of ``clientItem`` and ``serverItem`` against ``ancestorItem`` by `rules` (say,

@@ -78,6 +78,10 @@ extension PendingOperation {
         static let ancestor = "ancestor"
     }
 
+    /// Whether the operation is an insert that recreates an item this device deleted (the undo of a delete
+    /// that was sent; see ``OperationCollapse``): an insert that kept the delete's ancestor.
+    var recreatesItem: Bool { kind == .insert && ancestor != nil }
+
     /// Marks the operation as being sent: state `attempted`, one more attempt. The version stays.
     mutating func recordAttempt() {
         state = .attempted

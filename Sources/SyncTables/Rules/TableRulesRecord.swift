@@ -93,13 +93,8 @@ struct TableRulesRecord: SystemRecord, Equatable {
         }
     }
 
-    /// Every table's stored rules, by lower-cased table name.
-    static func all(in transaction: any StoreTransaction) throws -> [String: SyncRules] {
-        var all: [String: SyncRules] = [:]
-        for row in try transaction.read(StoreQuery(table: Self.table)) {
-            let record = try Self(row: row)
-            all[record.table.lowercased()] = record.rules
-        }
-        return all
+    /// Every table's stored rules.
+    static func all(in transaction: any StoreTransaction) throws -> [TableRulesRecord] {
+        try transaction.read(StoreQuery(table: Self.table)).map { try Self(row: $0) }
     }
 }
