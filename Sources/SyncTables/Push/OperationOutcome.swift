@@ -8,8 +8,22 @@ enum OperationOutcome: Sendable {
     case completed(serverItem: JSONObject?)
     /// It failed: the error is recorded, and a conflict then goes through the conflict policy.
     case failed(OperationFailure)
+    /// The server replayed the answer to an earlier attempt of the operation, whose answer was lost and
+    /// which the item was edited again after: the server holds that attempt's write (`serverItem`), and the
+    /// operation stays queued, based on it, to send the later edits.
+    case completedEarlierAttempt(serverItem: JSONObject)
     /// The push must stop; nothing is recorded for this operation.
     case aborted(PushOutcome, reason: String)
+
+    /// The outcome of a successful answer to a write that sent `sent`: completed, unless the server
+    /// replayed an earlier attempt whose data differs from what was sent now.
+    init(answer: WriteAnswer, sent: JSONObject, kind: OperationKind) {
+        if answer.replayed, kind != .delete, let serverItem = answer.item, !ItemComparison.holds(sent, in: serverItem) {
+            self = .completedEarlierAttempt(serverItem: serverItem)
+        } else {
+            self = .completed(serverItem: answer.item)
+        }
+    }
 
     /// The outcome of an operation whose request (or batch result) ended in `error`.
     ///
@@ -68,6 +82,14 @@ enum OperationOutcome: Sendable {
 }
 
 extension OperationOutcome {
+    /// Whether committing the outcome changes the local row (the server's item or version replaces it).
+    var changedLocalRow: Bool {
+        switch self {
+        case .completed, .completedEarlierAttempt: true
+        case .failed, .aborted: false
+        }
+    }
+
     /// Whether `operation` recreates an item this device deleted (an insert with an ancestor) and the server
     /// still holds the deletion: equal data in a tombstone is the deleted item, not a lost answer.
     fileprivate static func recreates(_ operation: PendingOperation, over serverItem: JSONObject) -> Bool {

@@ -7,33 +7,33 @@ struct OperationSender: Sendable {
     /// (`batchSize: 1`, which never asks) writes carry keys only when the client learned of them earlier.
     var asksForExtensions = true
 
-    /// Sends the operation; returns the server's item for inserts and updates, `nil` for deletes.
+    /// Sends the operation; returns the server's answer (its item is `nil` for deletes).
     ///
     /// On a server that replays keyed writes the request carries the operation's key, so a resend whose
     /// first answer was lost gets that answer instead of meeting its own write as a conflict.
-    func send(_ operation: PushOperation) async throws -> JSONObject? {
+    func send(_ operation: PushOperation) async throws -> WriteAnswer {
         let version = ItemVersion.version(of: operation.item)
         var features: ZumoFeatures = [.offline]
         if version != nil && operation.kind != .insert { features.insert(.conditional) }
         let key = try await idempotencyKey(for: operation)
+        let response: TransportResponse
         switch operation.kind {
         case .insert:
-            return try await client.insert(
-                table: operation.table, item: operation.item, features: features, idempotencyKey: key)
+            _ = try SyncClient.itemID(of: operation.item)
+            response = try await client.sendTableRequest(
+                .post, url: try client.tableURL(operation.table), body: SyncClient.wireBody(operation.item),
+                features: features, idempotencyKey: key)
         case .update:
-            return try await client.update(
-                table: operation.table,
-                item: operation.item,
-                ifMatch: version,
-                features: features,
-                idempotencyKey: key
-            )
-        case .delete:
-            try await client.delete(
-                table: operation.table, id: operation.itemId, ifMatch: version, features: features,
+            let url = try client.tableURL(operation.table, id: try SyncClient.itemID(of: operation.item))
+            response = try await client.sendTableRequest(
+                .patch, url: url, body: SyncClient.wireBody(operation.item), ifMatch: version, features: features,
                 idempotencyKey: key)
-            return nil
+        case .delete:
+            response = try await client.sendTableRequest(
+                .delete, url: try client.tableURL(operation.table, id: operation.itemId), ifMatch: version,
+                features: features, idempotencyKey: key)
         }
+        return try WriteAnswer(of: operation.kind, response: response)
     }
 
     /// The operation's key when the server replays keyed writes (the client asks it once); `nil` otherwise.
@@ -66,9 +66,4 @@ extension OperationSender {
         }
     }
 
-    /// What ``send(_:)`` returns or throws for this response to the operation's single request.
-    static func outcome(of kind: OperationKind, response: TransportResponse) throws -> JSONObject? {
-        guard response.isSuccess else { throw ResponseReading.statusError(from: response) }
-        return kind == .delete ? nil : try ResponseReading.item(from: response)
-    }
 }

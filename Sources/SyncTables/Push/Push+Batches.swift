@@ -52,7 +52,8 @@ extension Push {
             if case .answered(let answers) = delivered {
                 let decided = claims.enumerated().map { index, claim in
                     DecidedOperation(
-                        claim, response: answers[index], mayRetry: run.mayRetry(claim.operation),
+                        claim, sent: claim.item.map { pushOperation(claim.operation, item: $0).item },
+                        response: answers[index], mayRetry: run.mayRetry(claim.operation),
                         recognizesEqualData: claim.item.map { recognizesEqualData(of: claim.operation, item: $0) }
                             ?? true)
                 }
@@ -124,7 +125,7 @@ enum BatchDelivery: Sendable {
     case failed(any Error)
 
     /// How the push sends the operation at `index` of the batch.
-    func sender(for index: Int, kind: OperationKind, via sender: OperationSender) -> PushOperation.Sender {
+    func sender(for index: Int, kind: OperationKind, via sender: OperationSender) -> WriteAnswer.Sender {
         switch self {
         case .answered(let answers):
             let response = answers[index]
@@ -132,10 +133,10 @@ enum BatchDelivery: Sendable {
                 guard let response else {
                     throw RemoteError.malformedResponse(status: 200, body: [], reason: "no result")
                 }
-                return try OperationSender.outcome(of: kind, response: response)
+                return try WriteAnswer(of: kind, response: response)
             }
         case .refused, .oneByOne:
-            return { try await sender.send($0) }
+            return sender.send
         case .failed(let error):
             return { _ in throw error }
         }

@@ -35,7 +35,7 @@ extension Push {
                     let mayRetry = run.mayRetry(operation)
                     group.addTask {
                         let step = await self.push(
-                            claim, pushId: pushId, send: { try await sender.send($0) }, mayRetry: mayRetry)
+                            claim, pushId: pushId, send: sender.send, mayRetry: mayRetry)
                         return (operation, step)
                     }
                 }

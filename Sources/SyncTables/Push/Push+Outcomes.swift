@@ -30,7 +30,8 @@ extension Push {
 
         /// The operation of a batch with its result (`nil` when the answer held none for it).
         init(
-            _ claim: OperationQueue.Claim, response: TransportResponse?, mayRetry: Bool, recognizesEqualData: Bool
+            _ claim: OperationQueue.Claim, sent: JSONObject?, response: TransportResponse?, mayRetry: Bool,
+            recognizesEqualData: Bool
         ) {
             guard let item = claim.item else {
                 self.init(missingRowOf: claim.operation, mayRetry: mayRetry)
@@ -41,8 +42,9 @@ extension Push {
                 guard let response else {
                     throw RemoteError.malformedResponse(status: 200, body: [], reason: "no result")
                 }
-                outcome = .completed(
-                    serverItem: try OperationSender.outcome(of: claim.operation.kind, response: response))
+                outcome = OperationOutcome(
+                    answer: try WriteAnswer(of: claim.operation.kind, response: response), sent: sent ?? item,
+                    kind: claim.operation.kind)
             } catch {
                 outcome = OperationOutcome(
                     operation: claim.operation, item: item, error: error, recognizesEqualData: recognizesEqualData)
@@ -74,6 +76,9 @@ extension Push {
                         switch entry.outcome {
                         case .completed(let serverItem):
                             try queue.completePush(of: entry.operation, serverItem: serverItem, in: transaction)
+                        case .completedEarlierAttempt(let serverItem):
+                            try queue.completeEarlierAttempt(
+                                of: entry.operation, serverItem: serverItem, in: transaction)
                         case .failed(let failure):
                             let record = Self.errorRecord(entry, failure: failure, pushId: pushId, at: createdAt)
                             let stored = try queue.recordFailure(
@@ -93,7 +98,7 @@ extension Push {
 
         var changedTables: [String] = []
         for entry in committed {
-            if case .completed = entry.outcome, !changedTables.contains(entry.operation.table) {
+            if entry.outcome.changedLocalRow, !changedTables.contains(entry.operation.table) {
                 changedTables.append(entry.operation.table)
             }
         }
@@ -102,7 +107,11 @@ extension Push {
         var steps: [PushStep] = []
         for entry in committed {
             guard case .failed(let failure) = entry.outcome else {
-                steps.append(.pushed)
+                if case .completedEarlierAttempt = entry.outcome {
+                    steps.append(.sendAgain)
+                } else {
+                    steps.append(.pushed)
+                }
                 continue
             }
             let operation = entry.operation

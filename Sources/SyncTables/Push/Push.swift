@@ -1,4 +1,5 @@
 import Logging
+@_spi(SyncTablesTools) import SyncTablesCore
 
 /// One push: the queue's operations sent to the server in queue order, each outcome committed before the
 /// next step. Built from the parts it works with, so what a push depends on is in one place.
@@ -117,7 +118,7 @@ struct Push: Sendable {
             run.claimed(operation)
 
             let step = await push(
-                claim, pushId: run.pushId, send: { try await sender.send($0) },
+                claim, pushId: run.pushId, send: sender.send,
                 mayRetry: run.mayRetry(operation))
             inFlight.end(table: operation.table, itemId: operation.itemId)
             record(step, of: operation, in: &run)
@@ -159,8 +160,12 @@ struct Push: Sendable {
                     "operation": "\(operation.id)", "table": "\(operation.table)", "item": "\(operation.itemId)",
                 ])
             events.publish(.operationPushed(table: operation.table, id: operation.itemId, kind: operation.kind))
-        case .failed:
-            break
+        case .sendAgain where run.mayRetry(operation):
+            run.countRetry(of: operation)
+            run.release(operation)
+            run.retry(after: operation.sequence - 1)
+        case .failed, .sendAgain:
+            break  // the operation stays queued
         case .resolved:
             run.summary.resolvedConflicts += 1
         case .retry:
@@ -177,7 +182,7 @@ struct Push: Sendable {
 
     /// Pushes one operation through `send` (unless the ``PushHandler`` answers for it) and commits its outcome.
     func push(
-        _ claim: OperationQueue.Claim, pushId: String, send: @escaping PushOperation.Sender, mayRetry: Bool
+        _ claim: OperationQueue.Claim, pushId: String, send: @escaping WriteAnswer.Sender, mayRetry: Bool
     ) async -> PushStep {
         let operation = claim.operation
         guard let item = claim.item else {
@@ -187,13 +192,21 @@ struct Push: Sendable {
         let request = pushOperation(operation, item: item)
         let outcome: OperationOutcome
         do {
-            let serverItem: JSONObject?
             if let handler {
-                serverItem = try await handler.execute(request, send: send)
+                // The handler sees items only; what it sent and whether the server replayed it are kept aside.
+                let replay = LockedState<JSONObject?>(nil)
+                let serverItem = try await handler.execute(request) { sent in
+                    let answer = try await send(sent)
+                    replay.withLock { $0 = answer.replayed ? sent.item : nil }
+                    return answer.item
+                }
+                let replayedItem = replay.withLock { $0 }
+                outcome = OperationOutcome(
+                    answer: WriteAnswer(item: serverItem, replayed: replayedItem != nil),
+                    sent: replayedItem ?? request.item, kind: operation.kind)
             } else {
-                serverItem = try await send(request)
+                outcome = OperationOutcome(answer: try await send(request), sent: request.item, kind: operation.kind)
             }
-            outcome = .completed(serverItem: serverItem)
         } catch {
             outcome = OperationOutcome(
                 operation: operation, item: item, error: error,
@@ -223,6 +236,6 @@ struct Push: Sendable {
         }
         return PushOperation(
             operationId: operation.id, kind: operation.kind, table: operation.table, itemId: operation.itemId,
-            item: sent, idempotencyKey: "\(operation.id).\(operation.version)")
+            item: sent, idempotencyKey: PushOperation.idempotencyKey(of: operation, item: item))
     }
 }

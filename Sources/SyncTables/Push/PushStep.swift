@@ -8,6 +8,8 @@ enum PushStep: Sendable {
     case resolved
     /// The policy asked to send it again at once.
     case retry
+    /// The server held an earlier attempt of it (a replayed answer); the local edits made since go at once.
+    case sendAgain
     /// The push must stop.
     case abort(PushOutcome, reason: String)
 }

@@ -32,16 +32,40 @@ extension OperationQueue {
             return true
         }
         // Edited while on the wire (only possible through queue APIs).
+        try keepForLaterEdits(&stored, serverRow: serverRow, in: transaction)
+        return true
+    }
+
+    /// The server replayed the answer to an earlier attempt of `operation` (its answer was lost, and the
+    /// item was edited again before this resend): that attempt's write is on the server, the later local
+    /// edits are not yet. The operation stays queued, based on `serverItem`, and goes again. Returns
+    /// whether the operation was still queued.
+    @discardableResult
+    func completeEarlierAttempt(
+        of operation: PendingOperation, serverItem: JSONObject, in transaction: any StoreTransaction
+    ) throws -> Bool {
+        guard var stored = try Self.stored(operation, in: transaction) else { return false }
+        try history.record(stored, .pushed, in: transaction)
+        let serverRow = serverItem["id"] == .string(operation.itemId) ? serverItem : nil
+        try keepForLaterEdits(&stored, serverRow: serverRow, in: transaction)
+        return true
+    }
+
+    /// A write of the item reached the server, and local edits made after it still have to go: the
+    /// operation (an update now, if it was an insert) waits to be sent again, its ancestor and the local
+    /// row's system properties taken from `serverRow`, so the next write is based on it.
+    private func keepForLaterEdits(
+        _ stored: inout PendingOperation, serverRow: JSONObject?, in transaction: any StoreTransaction
+    ) throws {
         if stored.kind == .insert { stored.kind = .update }
         stored.state = .pending
         // The later local edits build on what the server now holds.
         if let serverRow, !serverRow.isTombstone, stored.kind == .update { stored.ancestor = serverRow }
         try Self.save([stored], in: transaction)
-        if let serverRow, var row = try transaction.lookup(table: table, id: operation.itemId) {
+        if let serverRow, var row = try transaction.lookup(table: stored.table, id: stored.itemId) {
             for name in ["version", "createdAt", "updatedAt"] { row[name] = serverRow[name] }
-            try transaction.upsert(table: table, items: [row])
+            try transaction.upsert(table: stored.table, items: [row])
         }
-        return true
     }
 
     /// An attempt of `operation` failed as `error` says: the error replaces the operation's earlier ones

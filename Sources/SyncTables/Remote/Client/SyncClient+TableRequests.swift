@@ -127,7 +127,8 @@ extension SyncClient {
         return url
     }
 
-    private func sendTableRequest(
+    /// Sends one table request; throws ``HTTPStatusError`` for a non-2xx answer.
+    func sendTableRequest(
         _ method: TransportMethod,
         url: URL,
         body: [UInt8]? = nil,

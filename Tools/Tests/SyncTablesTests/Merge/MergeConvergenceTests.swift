@@ -225,14 +225,12 @@ struct MergeConvergenceRun {
         print("MergeConvergenceTests seed \(seed): \(chips) chips checked against their bins")
     }
 
-    /// A fault: a refused or dropped request, or a delay. A dropped batch can still have committed its first
-    /// writes (their answers are lost, and the server's idempotency keys answer them when they are sent again);
-    /// single answers are not lost on purpose, because a counter's change edited again after its answer was lost
-    /// is still counted twice (see the *Merging per field* article).
+    /// A fault: a refused or dropped request, a lost answer, or a delay. A write whose answer was lost is
+    /// answered by the server's idempotency key when it is sent again, also after later local edits.
     private static func randomFault(_ random: inout SeededGenerator) -> FaultRule {
         let methods: [String?] = ["PATCH", "GET", "POST", nil]
         let actions: [FaultAction] = [
-            .dropConnection, .respond(status: 500), .respond(status: 503), .delay(milliseconds: 5),
+            .dropConnection, .respond(status: 500), .respond(status: 503), .delay(milliseconds: 5), .lostResponse,
         ]
         return FaultRule(
             method: methods.randomElement(using: &random) ?? nil, path: "/", matchesPrefix: true,
