@@ -211,6 +211,9 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The change feed tests read event streams as they arrive, with SwiftNIO's HTTP/1 client codec.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // The late-commit tests hold a transaction open in a database session of their own.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The identity tests sign tokens of every algorithm and serve a key set over HTTP.

@@ -31,7 +31,9 @@ public final class SyncServer: Sendable {
     private let tables: TableService
     private let idempotency: IdempotentWrites
     private let authenticator: RequestAuthenticator
-    private let metrics = ServerMetrics()
+    private let metrics: ServerMetrics
+    /// The change feeds' hub; `nil` when ``SyncServerConfiguration/changeHeartbeat`` turns them off.
+    let changes: ChangeHub?
     private let state = LockedState(RunningState())
     private let drain = ServerDrain()
 
@@ -44,15 +46,25 @@ public final class SyncServer: Sendable {
         self.configuration = configuration
         authenticator = try await RequestAuthenticator(
             configuration.authentication, clock: configuration.clock, logger: configuration.logger)
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        let changes =
+            configuration.offersChangeFeeds
+            ? ChangeHub(
+                heartbeat: configuration.changeHeartbeat, historyLimit: configuration.changeHistory,
+                maxFeeds: configuration.effectiveMaxChangeFeeds, metrics: metrics) : nil
+        self.changes = changes
+        let announcer = ChangeAnnouncer(declarations: configuration.declaredTables, hub: changes)
         switch configuration.storage {
         case .file(let path):
-            storage = SQLiteTableStorage(store: try await Self.openFileStore(path: path), ownsStore: true)
+            storage = SQLiteTableStorage(
+                store: try await Self.openFileStore(path: path), ownsStore: true, announcer: announcer)
         case .inMemory:
-            storage = SQLiteTableStorage(store: try await Self.openMemoryStore(), ownsStore: true)
+            storage = SQLiteTableStorage(store: try await Self.openMemoryStore(), ownsStore: true, announcer: announcer)
         case .store(let provided):
-            storage = SQLiteTableStorage(store: provided, ownsStore: false)
+            storage = SQLiteTableStorage(store: provided, ownsStore: false, announcer: announcer)
         case .postgres(let database):
-            storage = try await PostgresTableStorage.open(database, logger: configuration.logger)
+            storage = try await PostgresTableStorage.open(database, announcer: announcer, logger: configuration.logger)
         }
         tables = TableService(
             storage: storage,
@@ -62,7 +74,7 @@ public final class SyncServer: Sendable {
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
         idempotency = IdempotentWrites(storage: storage, configuration: configuration)
-        let serverTables = ServerTables(service: tables)
+        let serverTables = ServerTables(service: tables, changes: changes)
         middleware = configuration.middleware.map { $0.make(serverTables) }
     }
 
@@ -79,7 +91,8 @@ public final class SyncServer: Sendable {
         try await launch()
     }
 
-    /// Stops accepting connections, finishes in-flight requests, and closes the store it opened.
+    /// Stops accepting connections, ends the change feeds, finishes in-flight requests, and closes the store it
+    /// opened.
     public func stop() async throws {
         let running = state.withLock { state -> (ServiceGroup, Task<Void, any Error>)? in
             defer {
@@ -90,6 +103,7 @@ public final class SyncServer: Sendable {
             guard let group = state.group, let task = state.task else { return nil }
             return (group, task)
         }
+        changes?.shutDown()
         if let (group, task) = running {
             drain.beginDraining()
             await group.triggerGracefulShutdown()
@@ -100,8 +114,9 @@ public final class SyncServer: Sendable {
 
     /// Runs in the foreground until SIGINT or SIGTERM, then drains and returns.
     ///
-    /// On the first signal `/ready` answers 503 at once; the server goes on serving until no request is in
-    /// flight, then stops listening and finishes the responses it is writing, all within
+    /// On the first signal `/ready` answers 503 at once and the change feeds end (their clients reconnect,
+    /// elsewhere); the server goes on serving until no request is in flight, then stops listening and finishes
+    /// the responses it is writing, all within
     /// ``SyncServerConfiguration/drainTimeout`` (requests still running then are cut off). A second signal
     /// stops at once. See <doc:SeveralInstances>.
     public func run() async throws {
@@ -110,7 +125,8 @@ public final class SyncServer: Sendable {
         try await launch()
         let (running, serving) = state.withLock { ($0.group, $0.task) }
         guard let group = running, let task = serving else { return }
-        let shutdown = ShutdownOnSignals(signals: signals, drain: drain, configuration: configuration)
+        let shutdown = ShutdownOnSignals(
+            signals: signals, drain: drain, changes: changes, configuration: configuration)
         let watcher = Task { await shutdown.watch(group: group, task: task) }
         let result = await task.result
         watcher.cancel()
@@ -135,7 +151,7 @@ public final class SyncServer: Sendable {
             configuration: configuration, tables: tables, idempotency: idempotency, middleware: middleware,
             authenticator: authenticator,
             rateLimiter: configuration.rateLimit.map { RateLimiter(limit: $0, clock: configuration.clock) },
-            metrics: metrics)
+            metrics: metrics, changes: changes)
         let limits = configuration.connectionLimits
         let application = Application(
             responder: ObservingResponder(

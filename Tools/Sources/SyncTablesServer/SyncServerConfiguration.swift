@@ -76,6 +76,18 @@ public struct SyncServerConfiguration: Sendable {
     /// gets it instead of running again: 24 hours unless changed; zero turns the idempotency extension off
     /// (the capabilities document then offers none and keys are ignored). See <doc:IdempotentWrites>.
     public var idempotencyKeyRetention: Duration = .seconds(24 * 60 * 60)
+    /// How often an idle change feed (`GET /sync/changes`) sends a heartbeat: 15 seconds unless changed; zero
+    /// turns change feeds off (the capabilities document then offers none and the path answers 404).
+    ///
+    /// On PostgreSQL, turn feeds on or off on every instance of a database together: an instance with feeds
+    /// off does not announce its writes to the others. See <doc:ChangeFeed>.
+    public var changeHeartbeat: Duration = .seconds(15)
+    /// How many recent changes the server keeps, so that a feed reconnecting with `Last-Event-ID` gets the
+    /// changes it missed instead of a reset: 10,000 unless changed.
+    public var changeHistory: Int = 10_000
+    /// The most change feeds open at once; more are refused with 503 and `Retry-After`. `nil` (the default)
+    /// allows half of ``ConnectionLimits/maxConnections``, so feeds never take every connection.
+    public var maxChangeFeeds: Int?
     /// Whether to log one line per request through the logger.
     public var logRequests: Bool
     /// What runs around every request before the server's own routes: none unless a testing module installs
@@ -137,6 +149,14 @@ public struct SyncServerConfiguration: Sendable {
 }
 
 extension SyncServerConfiguration {
+    /// Whether the server serves change feeds.
+    var offersChangeFeeds: Bool { changeHeartbeat > .zero }
+
+    /// ``maxChangeFeeds``, or its default: half of the connections (at least one).
+    var effectiveMaxChangeFeeds: Int {
+        maxChangeFeeds ?? max(1, connectionLimits.maxConnections / 2)
+    }
+
     /// Whether requests come from verified token subjects (JWT), which declared tables need.
     var verifiesTokens: Bool {
         if case .jwt = authentication { return true }

@@ -11,7 +11,8 @@ import SyncTablesServer
 /// | `GET /__test/requests` | the request log |
 /// | `DELETE /__test/requests` | clear the request log |
 /// | `POST /__test/seed/{table}` with an array of items | store rows verbatim |
-/// | `POST /__test/reset` | faults, log and every row gone |
+/// | `POST /__test/reset` | faults, log and every row gone (open change feeds get a `reset`) |
+/// | `POST /__test/feeds/drop` | close every open change feed's connection at once; answers `{"dropped": n}` |
 ///
 /// `action` is `respond` (with `status`, optional `body` and `headers`), `drop`, `lostResponse` or `delay` (with
 /// `milliseconds`); `occurrence` is the 1-based n-th matching request (default 1), or `null` for every one.
@@ -48,6 +49,9 @@ struct TestControlRoutes {
         case (.post, "reset", 2):
             try await controls.reset()
             return JSONResponse.json(.object(JSONObject()), status: .ok)
+        case (.post, "feeds", 3) where components[2] == "drop":
+            let dropped = await controls.dropChangeFeeds()
+            return JSONResponse.json(.object(JSONObject(["dropped": .integer(Int64(dropped))])), status: .ok)
         default:
             throw ServerError(.notFound, "Unknown test control \(request.method) \(path).")
         }

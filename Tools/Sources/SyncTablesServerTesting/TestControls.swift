@@ -1,7 +1,8 @@
 @_spi(SyncTablesTools) import SyncTables
 import SyncTablesServer
 
-/// The test-only control surface of a `SyncServer`: scripted faults, a request log, seeding and reset.
+/// The test-only control surface of a `SyncServer`: scripted faults, a request log, seeding, reset, and dropping
+/// the open change feeds.
 ///
 /// Available only on a server whose configuration has `enableTestControls` set (an extension of this
 /// module); the same operations are served over HTTP under `/__test`. Never enable it in production: anyone
@@ -48,6 +49,13 @@ public actor TestControls {
     @discardableResult
     public func seed(table: String, items: [JSONObject]) async throws -> [JSONObject] {
         try await tables.seed(table: table, items: items)
+    }
+
+    /// Ends every open change feed (`GET /sync/changes`) at once by closing its connection, as a network
+    /// failure would, and returns how many were open; clients then reconnect with their `Last-Event-ID`.
+    @discardableResult
+    public func dropChangeFeeds() -> Int {
+        tables.dropChangeFeeds()
     }
 
     /// Clears faults, the request log and every row of every table.

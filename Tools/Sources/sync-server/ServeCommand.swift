@@ -145,6 +145,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "After SIGINT or SIGTERM, the most seconds requests in flight get to finish.")
     var drainTimeout = 30.0
 
+    @Option(
+        help: ArgumentHelp(
+            "How many seconds an idle change feed (GET /sync/changes) waits before a heartbeat; 0 turns feeds off.",
+            discussion: "With --database, turn feeds on or off on every instance of the database together."))
+    var changeHeartbeat = 15.0
+
+    @Option(help: "How many recent changes are kept for change feeds that reconnect with Last-Event-ID.")
+    var changeHistory = 10_000
+
+    @Option(help: "The most change feeds open at once (more get 503); default: half of --max-connections.")
+    var maxChangeFeeds: Int?
+
     @Flag(help: "Do not advertise keyset incremental pulls (clients then page with $skip, as with other servers).")
     var noKeysetPull = false
 
@@ -169,6 +181,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxTableProperties > 0 else { throw ValidationError("--max-table-properties must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard poolSize > 0 else { throw ValidationError("--pool-size must be positive.") }
+        guard changeHeartbeat >= 0, changeHeartbeat.isFinite else {
+            throw ValidationError("--change-heartbeat must not be negative.")
+        }
+        guard changeHistory >= 0 else { throw ValidationError("--change-history must not be negative.") }
+        if let maxChangeFeeds {
+            guard maxChangeFeeds > 0 else { throw ValidationError("--max-change-feeds must be positive.") }
+        }
         try validateIdentityOptions()
         if let url = databaseURL {
             guard !inMemory else { throw ValidationError("--in-memory and --database cannot be combined.") }
@@ -238,6 +257,9 @@ struct ServeCommand: AsyncParsableCommand {
             RateLimit(requestsPerSecond: $0, burst: rateBurst ?? max(1, Int($0.rounded(.up))))
         }
         configuration.metrics = noMetrics ? .off : metricsToken.map(MetricsAccess.token) ?? .open
+        configuration.changeHeartbeat = .milliseconds(Int64(changeHeartbeat * 1000))
+        configuration.changeHistory = changeHistory
+        configuration.maxChangeFeeds = maxChangeFeeds
         configuration.enableTestControls = enableTestControls
         if enableTestControls {
             logger.warning(

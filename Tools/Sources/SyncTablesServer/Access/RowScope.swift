@@ -19,7 +19,8 @@ struct RowScope: Sendable {
     static let everything = RowScope(filter: nil, stamp: nil, writable: true)
 
     /// The scope of `rule` for `caller`; throws 401 when the caller has no verified subject, and 403 when the
-    /// rule needs a claim the caller's token does not carry.
+    /// rule needs a claim the caller's token does not carry, or when the subject or claim value that would own
+    /// its rows is longer than ``ChangeAnnouncement/maxScopeBytes`` (the change feeds could not announce them).
     init(_ rule: AccessRule, caller: Caller, table: String) throws(ServerError) {
         // Every rule needs a verified caller: without JWT verification (no token, or the static development
         // token) nobody reaches a declared table, so forgetting `--jwt-keys` never opens one to anyone.
@@ -34,13 +35,24 @@ struct RowScope: Sendable {
         case .readOnly:
             self.init(filter: nil, stamp: nil, writable: false)
         case .owner(let column):
+            try Self.requireAnnounceable(subject, what: "subject", table: table)
             self.init(column: column, value: subject)
         case .claim(let claim, let column):
             guard let value = caller.claims[claim] else {
                 throw ServerError(
                     .forbidden, "Forbidden: the table '\(table)' needs the claim '\(claim)' in the token.")
             }
+            try Self.requireAnnounceable(value, what: "claim '\(claim)'", table: table)
             self.init(column: column, value: value)
+        }
+    }
+
+    private static func requireAnnounceable(_ value: String, what: String, table: String) throws(ServerError) {
+        guard value.utf8.count <= ChangeAnnouncement.maxScopeBytes else {
+            throw ServerError(
+                .forbidden,
+                "Forbidden: the token's \(what) is longer than \(ChangeAnnouncement.maxScopeBytes) bytes, too long to own rows of the table '\(table)'."
+            )
         }
     }
 

@@ -5,11 +5,14 @@ import SyncTablesCore
 ///
 /// ```json
 /// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576},
-///  "idempotency": {"header": "Idempotency-Key", "retentionSeconds": 86400}, "requestEncodings": ["gzip"]}
+///  "idempotency": {"header": "Idempotency-Key", "retentionSeconds": 86400}, "requestEncodings": ["gzip"],
+///  "changes": {"path": "/sync/changes", "heartbeatSeconds": 15}}
 /// ```
 ///
 /// `requestEncodings` lists the `Content-Encoding`s request bodies may be sent in (their decoded size
-/// still counts against `maxBytes`); `idempotency` says that keyed writes replay (see <doc:IdempotentWrites>).
+/// still counts against `maxBytes`); `idempotency` says that keyed writes replay (see <doc:IdempotentWrites>);
+/// `changes` says where the change feed is served and how often an idle one sends a heartbeat (see
+/// <doc:ChangeFeed>).
 enum CapabilitiesDocument {
     /// Where the document is served.
     static let path = "/sync/capabilities"
@@ -34,6 +37,7 @@ enum CapabilitiesDocument {
                     "header": .string(IdempotencyKey.headerName), "retentionSeconds": .integer(Int64(seconds)),
                 ]))
         }
+        if let changes = ChangeFeedSettings.capability(configuration) { document["changes"] = changes }
         document["requestEncodings"] = .array(RequestBodyDecoding.acceptedEncodings.map { .string($0) })
         return .object(document)
     }

@@ -7,7 +7,8 @@ import SyncTablesCore
 // request log, faults, authentication, version check and table routes, one after another in order.
 
 extension SyncResponder {
-    /// Answers the `/sync/…` extension paths; `nil` for any other path.
+    /// Answers the `/sync/…` extension paths (the change feed's is in `SyncResponder+ChangeFeed`); `nil` for
+    /// any other path.
     func extensionOutcome(_ request: Request, path: String, query: QueryString, body: [UInt8], context: Context)
         async throws -> RequestOutcome?
     {
@@ -21,6 +22,9 @@ extension SyncResponder {
             guard request.method == .post else { throw methodNotAllowed(request, allowed: "POST") }
             let operations = try BatchOperation.list(from: body, limit: configuration.maxBatchOperations)
             return try await runBatch(operations, of: request, context: context)
+        case ChangeFeedSettings.path:
+            guard let changes else { return nil }
+            return try await changeFeed(request, query: query, hub: changes, context: context)
         default:
             return nil
         }
@@ -73,7 +77,7 @@ extension SyncResponder {
         try APIVersion.check(request, query: query)
     }
 
-    private func methodNotAllowed(_ request: Request, allowed: String) -> ServerError {
+    func methodNotAllowed(_ request: Request, allowed: String) -> ServerError {
         ServerError(
             .methodNotAllowed, "The method \(request.method) is not allowed here; use \(allowed).",
             headers: [.allow: allowed])

@@ -5,7 +5,8 @@ import NIOCore
 
 /// Gzips the responses of another responder for clients that accept it, per ``ResponseCompression``.
 ///
-/// Batch results are not compressed one by one: the batch's own response is, as a whole.
+/// Batch results are not compressed one by one: the batch's own response is, as a whole. Change feeds
+/// (`text/event-stream`) are never compressed: a compressor would hold events back until it had enough to write.
 struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ServerRequestContext {
     typealias Context = ServerRequestContext
 
@@ -14,7 +15,8 @@ struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Con
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var response = try await inner.respond(to: request, context: context)
-        guard request.method != .head, response.status != .noContent, response.status != .notModified,
+        guard request.method != .head, !Self.isEventStream(response), response.status != .noContent,
+            response.status != .notModified,
             response.headers[.contentEncoding] == nil,
             let length = response.body.contentLength, compression.applies(toLength: length)
         else { return response }
@@ -29,5 +31,10 @@ struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Con
         response.headers[.contentEncoding] = "gzip"
         response.body = ResponseBody(byteBuffer: ByteBuffer(bytes: compressed))  // also sets Content-Length
         return response
+    }
+
+    /// Whether the response is a stream of server-sent events (a change feed).
+    static func isEventStream(_ response: Response) -> Bool {
+        response.headers[.contentType]?.lowercased().hasPrefix("text/event-stream") ?? false
     }
 }

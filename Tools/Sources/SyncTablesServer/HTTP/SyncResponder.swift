@@ -15,6 +15,8 @@ struct SyncResponder: HTTPResponder {
     let authenticator: RequestAuthenticator
     let rateLimiter: RateLimiter?
     let metrics: ServerMetrics
+    /// The change feeds' hub; `nil` when feeds are off.
+    let changes: ChangeHub?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now

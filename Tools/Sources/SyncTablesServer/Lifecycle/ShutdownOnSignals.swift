@@ -2,11 +2,13 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-/// The foreground server's reaction to SIGINT and SIGTERM: the first drains (``ServerDrain``) and then shuts
-/// the server down gracefully, cutting off what still runs at the drain timeout; a second stops at once.
+/// The foreground server's reaction to SIGINT and SIGTERM: the first drains (``ServerDrain``), ending the change
+/// feeds at once (a drain never waits for them), and then shuts the server down gracefully, cutting off what
+/// still runs at the drain timeout; a second stops at once.
 struct ShutdownOnSignals: Sendable {
     let signals: UnixSignalsSequence
     let drain: ServerDrain
+    let changes: ChangeHub?
     let configuration: SyncServerConfiguration
 
     /// Waits for signals until cancelled; `task` is the server's, which ends when the server stops.
@@ -27,6 +29,7 @@ struct ShutdownOnSignals: Sendable {
         let timeout = configuration.drainTimeout
         let deadline = ContinuousClock.now + timeout
         drain.beginDraining()
+        changes?.shutDown()
         configuration.logger.notice(
             "\(signal): /ready now answers 503; finishing the requests in flight (at most \(timeout))")
         await drain.waitUntilIdle(until: deadline)

@@ -66,10 +66,11 @@ package struct ServerMiddlewareInstaller: Sendable {
     }
 }
 
-/// What middleware may do to a server's tables beyond the protocol: store rows as given, and empty every
-/// table.
+/// What middleware may do to a server's tables beyond the protocol: store rows as given, empty every table,
+/// and end the open change feeds.
 package struct ServerTables: Sendable {
     let service: TableService
+    let changes: ChangeHub?
 
     /// Stores rows exactly as given, including system properties; missing ones are filled in. Returns the
     /// stored rows.
@@ -80,5 +81,12 @@ package struct ServerTables: Sendable {
     /// Deletes every row of every table.
     package func removeAllRows() async throws {
         try await service.removeAllRows()
+    }
+
+    /// Ends every open change feed at once by closing its connection, as a network failure would; returns how
+    /// many were open. New feeds may open right away.
+    @discardableResult
+    package func dropChangeFeeds() -> Int {
+        changes?.dropAllFeeds() ?? 0
     }
 }

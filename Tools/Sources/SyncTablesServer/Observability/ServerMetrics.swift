@@ -7,10 +7,16 @@ import Prometheus
 /// - `sync_server_requests_total{method, status}`: requests answered, by method and status class (`2xx`…);
 /// - `sync_server_request_duration_seconds{method}`: how long answering took;
 /// - `sync_server_auth_failures_total{reason}`: requests whose credentials proved no caller, by reason;
-/// - `sync_server_rate_limited_total`: requests refused with 429.
+/// - `sync_server_rate_limited_total`: requests refused with 429;
+/// - `sync_server_change_feeds_open`: change feeds open now;
+/// - `sync_server_change_events_total{event}`: change feed events sent, by type (`ready`, `change`, `reset`,
+///   `heartbeat`);
+/// - `sync_server_change_feeds_dropped_total`: change feeds dropped because their reader fell behind.
 final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let rateLimited: Counter
+    private let openChangeFeeds: Gauge
+    private let droppedChangeFeeds: Counter
 
     /// Latency buckets from 1 ms to 10 s.
     static let latencyBuckets: [Duration] = [
@@ -24,6 +30,14 @@ final class ServerMetrics: Sendable {
             descriptor: MetricNameDescriptor(
                 namespace: "sync_server", metricName: "rate_limited", unitName: "total",
                 helpText: "Requests refused with 429 by the per-caller rate limit."))
+        openChangeFeeds = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "sync_server", metricName: "change_feeds", unitName: "open",
+                helpText: "Change feeds (GET /sync/changes) open now."))
+        droppedChangeFeeds = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                namespace: "sync_server", metricName: "change_feeds_dropped", unitName: "total",
+                helpText: "Change feeds dropped because their reader fell behind."))
     }
 
     /// Counts one answered request and its duration.
@@ -56,6 +70,30 @@ final class ServerMetrics: Sendable {
     /// Counts one request refused by the rate limit.
     func recordRateLimited() {
         rateLimited.increment()
+    }
+
+    /// Sets how many change feeds are open.
+    func recordOpenChangeFeeds(_ count: Int) {
+        openChangeFeeds.set(Double(count))
+    }
+
+    /// Counts change feeds dropped for falling behind.
+    func recordDroppedChangeFeeds(_ count: Int) {
+        droppedChangeFeeds.increment(by: Int64(count))
+    }
+
+    /// Counts the events a change feed sent.
+    func recordChangeEventsSent(_ events: [ServerSentEvent]) {
+        var counts: [String: Int64] = [:]
+        for event in events { counts[event.name, default: 0] += 1 }
+        for (name, count) in counts {
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "sync_server", metricName: "change_events", unitName: "total",
+                    helpText: "Change feed events sent, by type."),
+                labels: [("event", name)]
+            ).increment(by: count)
+        }
     }
 
     /// The metrics in the Prometheus text format.

@@ -4,11 +4,14 @@
 
 /// Tables in a `SQLiteStore` (a SQLite file or memory): one process serves them, and the store's single
 /// writer orders every write, so stamps issued inside a write transaction follow commit order.
+///
+/// Writes are announced to the change feeds once they committed, in this process.
 struct SQLiteTableStorage: TableStorage {
     let store: SQLiteStore
     /// Whether ``close()`` closes the store (it opened it), or leaves that to whoever passed it in.
     let ownsStore: Bool
     var stamps = WriteStampIssuer()
+    var announcer = ChangeAnnouncer.silent
 
     /// No scope index here: SQLite plans without statistics, and took an index on the owner column for
     /// every scoped query, also where it matches most rows and defeats the id order a page reads in
@@ -28,23 +31,32 @@ struct SQLiteTableStorage: TableStorage {
         id: String,
         _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
     ) async throws -> Result {
-        try await store.write { [stamps] tx in try Self.change(table: table, id: id, stamps: stamps, decide, in: tx) }
+        let (result, written) = try await store.write { [stamps] tx in
+            try Self.change(table: table, id: id, stamps: stamps, decide, in: tx)
+        }
+        announcer.publish([announcer.announcement(table: table, row: written)])
+        return result
     }
 
-    /// One write's read-decide-write inside the caller's transaction.
+    /// One write's read-decide-write inside the caller's transaction; also returns the row it wrote (for a
+    /// delete, the row it removed), whose change the caller announces once committed.
     static func change<Result>(
         table: String,
         id: String,
         stamps: WriteStampIssuer,
         _ decide: (JSONObject?, WriteStamp) throws -> (RowChange, Result),
         in tx: any StoreTransaction
-    ) throws -> Result {
-        let (change, result) = try decide(try tx.lookup(table: table, id: id), stamps.next())
+    ) throws -> (Result, written: JSONObject?) {
+        let existing = try tx.lookup(table: table, id: id)
+        let (change, result) = try decide(existing, stamps.next())
         switch change {
-        case .upsert(let item): try tx.upsert(table: table, items: [item])
-        case .delete: try tx.delete(table: table, ids: [id])
+        case .upsert(let item):
+            try tx.upsert(table: table, items: [item])
+            return (result, item)
+        case .delete:
+            try tx.delete(table: table, ids: [id])
+            return (result, existing)
         }
-        return result
     }
 
     func readJSON(_ query: StoreQuery) async throws -> [[UInt8]] {
@@ -78,10 +90,11 @@ struct SQLiteTableStorage: TableStorage {
             return item
         }
         try await store.write { [stored] tx in try tx.upsert(table: table, items: stored) }
+        announcer.publish(announcer.announcements(table: table, rows: stored))
         return stored
     }
 
-    /// Also forgets the recorded keyed writes, whose answers name the rows removed.
+    /// Also forgets the recorded keyed writes, whose answers name the rows removed, and resets the change feeds.
     func removeAllRows() async throws {
         let tables = try await store.tableDefinitions().map(\.name).filter {
             !$0.hasPrefix("__") || $0 == SQLiteIdempotencyTable.name
@@ -89,6 +102,7 @@ struct SQLiteTableStorage: TableStorage {
         try await store.write { tx in
             for table in tables { try tx.delete(StoreQuery(table: table)) }
         }
+        announcer.publishReset(reason: "every row was removed")
     }
 
     func checkReady() async throws {

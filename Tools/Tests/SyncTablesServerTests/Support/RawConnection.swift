@@ -39,9 +39,14 @@ final class RawConnection: Sendable {
     }
 
     /// Connects to `127.0.0.1:port`; the connection may still be completing when this returns.
-    init(port: Int) throws {
+    /// `receiveBufferSize` shrinks the socket's receive buffer (a reader that holds little before it stops
+    /// the sender).
+    init(port: Int, receiveBufferSize: Int32? = nil) throws {
         let socketDescriptor = socket(AF_INET, streamSocket, 0)
         guard socketDescriptor >= 0 else { throw RawConnectionError.socket(errno) }
+        if var size = receiveBufferSize {
+            _ = setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         _ = fcntl(socketDescriptor, F_SETFL, fcntl(socketDescriptor, F_GETFL) | O_NONBLOCK)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -50,9 +50,13 @@ package struct PostgresStatements: Sendable {
 
     /// A write's last step: the row stored at `position`. A new row (`isNew`) is inserted only when no other
     /// writer inserted its id first (then the statement returns no row); otherwise the row is replaced.
-    package func storeRow(_ item: JSONObject, id: String, table: String, position: Int64, isNew: Bool)
-        -> PostgresQuery
-    {
+    ///
+    /// With `notify`, the statement also sends that notification once the row is stored (delivered at commit),
+    /// in the same round trip.
+    package func storeRow(
+        _ item: JSONObject, id: String, table: String, position: Int64, isNew: Bool,
+        notify: (channel: String, payload: String)? = nil
+    ) -> PostgresQuery {
         let columns = PostgresRowColumns.columns(of: item)
         var binds = PostgresBindings()
         binds.append(id)
@@ -71,7 +75,27 @@ package struct PostgresStatements: Sendable {
              ON CONFLICT (id) DO UPDATE SET body = EXCLUDED.body, keys = EXCLUDED.keys,
             instants = EXCLUDED.instants, position = EXCLUDED.position
             """
-        return PostgresQuery(unsafeSQL: insert + conflict, binds: binds)
+        guard let notify else { return PostgresQuery(unsafeSQL: insert + conflict, binds: binds) }
+        binds.append(notify.channel)
+        binds.append(notify.payload)
+        let returning = isNew ? "" : " RETURNING id"
+        return PostgresQuery(
+            unsafeSQL:
+                "WITH stored AS (\(insert + conflict + returning)) SELECT stored.id FROM stored, pg_notify($6, $7)",
+            binds: binds)
+    }
+
+    /// A delete's last step; with `notify`, also sends that notification (delivered at commit).
+    func deleteRow(table: String, id: String, notify: (channel: String, payload: String)?) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(id)
+        let delete = "DELETE FROM \(relation(table)) WHERE id = $1"
+        guard let notify else { return PostgresQuery(unsafeSQL: delete, binds: binds) }
+        binds.append(notify.channel)
+        binds.append(notify.payload)
+        return PostgresQuery(
+            unsafeSQL: "WITH gone AS (\(delete) RETURNING id) SELECT gone.id FROM gone, pg_notify($2, $3)", binds: binds
+        )
     }
 
     /// Rows stored (inserted or replaced) in one statement, each at its position: seeding by the test controls.

@@ -12,24 +12,40 @@ import SyncTables
 /// `__synctables_tables` holds one counter row per table; every write takes it, under its row lock, as the last
 /// step before its commit, which orders writes (positions and `updatedAt` stamps) in commit order. See
 /// <doc:ChangeOrder>.
+///
+/// With change feeds on, every write sends a notification on the schema's channel in its own transaction (see
+/// ``PostgresChangeNotification``), and a ``PostgresChangeListener`` hands every instance's notifications to
+/// this instance's hub.
 final class PostgresTableStorage: TableStorage {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     private let schema: String
     let statements: PostgresStatements
     let logger: Logger
+    let announcer: ChangeAnnouncer
+    /// The channel writes notify on.
+    let changeChannel: String
+    private let listener: LockedState<PostgresChangeListener?>
 
-    private init(client: PostgresClient, runner: Task<Void, Never>, schema: String, logger: Logger) {
+    private init(
+        client: PostgresClient, runner: Task<Void, Never>, schema: String, announcer: ChangeAnnouncer, logger: Logger
+    ) {
         self.client = client
         self.runner = runner
         self.schema = schema
         self.statements = PostgresStatements(schema: schema)
+        self.announcer = announcer
+        self.changeChannel = PostgresChangeNotification.channel(schema: schema)
+        self.listener = LockedState(nil)
         self.logger = logger
     }
 
     /// Connects, then creates the schema and the counter relation when absent (under an advisory lock, so
-    /// instances starting together do not race). Fails when the database cannot be reached.
-    static func open(_ database: PostgresStorage, logger: Logger) async throws -> PostgresTableStorage {
+    /// instances starting together do not race), and listens for changes when `announcer` is active. Fails
+    /// when the database cannot be reached.
+    static func open(_ database: PostgresStorage, announcer: ChangeAnnouncer = .silent, logger: Logger) async throws
+        -> PostgresTableStorage
+    {
         do {
             // One direct connection first: the pool would keep retrying an unreachable server instead of failing.
             let probe = try await PostgresConnection.connect(
@@ -40,9 +56,15 @@ final class PostgresTableStorage: TableStorage {
         }
         let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
         let runner = Task { await client.run() }
-        let storage = PostgresTableStorage(client: client, runner: runner, schema: database.schema, logger: logger)
+        let storage = PostgresTableStorage(
+            client: client, runner: runner, schema: database.schema, announcer: announcer, logger: logger)
         do {
             try await storage.createSchema()
+            if let hub = announcer.hub {
+                let listener = try await PostgresChangeListener.start(
+                    database: database, channel: storage.changeChannel, hub: hub, logger: logger)
+                storage.listener.withLock { $0 = listener }
+            }
         } catch {
             runner.cancel()
             await runner.value
@@ -229,11 +251,12 @@ final class PostgresTableStorage: TableStorage {
                     case .upsert(let item):
                         try await recordNames(of: [item], recorded: taken.properties, table: table, connection)
                         try await write(
-                            item, id: id, table: table, position: position, isNew: existing == nil, connection)
+                            item, id: id, table: table, position: position, isNew: existing == nil,
+                            notify: notification(table: table, row: item), connection)
                     case .delete:
-                        try await connection.query(
-                            PostgresQuery(unsafeSQL: "DELETE FROM \(relation(table)) WHERE id = $1", binds: binds(id)),
-                            logger: logger)
+                        let statement = statements.deleteRow(
+                            table: table, id: id, notify: notification(table: table, row: existing))
+                        for try await _ in try await connection.query(statement, logger: logger) {}
                     }
                     try await complete?(result, connection)
                     return result
@@ -314,6 +337,7 @@ final class PostgresTableStorage: TableStorage {
                     try await write(item, id: id, table: table, position: position, isNew: false, connection)
                     stored.append(item)
                 }
+                try await notify(announcer.announcements(table: table, rows: stored).map { .change($0) }, connection)
                 return stored
             }
             let taken = try await takePositions(table, count: items.count, connection)
@@ -324,11 +348,14 @@ final class PostgresTableStorage: TableStorage {
             }
             try await recordNames(of: rows.map(\.item), recorded: taken.properties, table: table, connection)
             if !rows.isEmpty { try await connection.query(statements.storeRows(rows, table: table), logger: logger) }
+            try await notify(
+                announcer.announcements(table: table, rows: rows.map(\.item)).map { .change($0) }, connection)
             return rows.map(\.item)
         }
     }
 
-    /// Also forgets the recorded keyed writes, whose answers name the rows removed.
+    /// Also forgets the recorded keyed writes, whose answers name the rows removed, and resets every instance's
+    /// change feeds.
     func removeAllRows() async throws {
         try await Self.describingErrors {
             let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT name FROM \(counters)"), logger: logger)
@@ -341,6 +368,7 @@ final class PostgresTableStorage: TableStorage {
                 }
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(statements.idempotency)"), logger: logger)
+                try await notify([.reset("every row was removed")], connection)
             }
         }
     }
@@ -358,6 +386,11 @@ final class PostgresTableStorage: TableStorage {
     }
 
     func close() async throws {
+        let listener = self.listener.withLock { listener in
+            defer { listener = nil }
+            return listener
+        }
+        await listener?.stop()
         runner.cancel()
         await runner.value
     }
@@ -399,14 +432,36 @@ final class PostgresTableStorage: TableStorage {
     }
 
     private func write(
-        _ item: JSONObject, id: String, table: String, position: Int64, isNew: Bool, _ connection: PostgresConnection
+        _ item: JSONObject, id: String, table: String, position: Int64, isNew: Bool,
+        notify: (channel: String, payload: String)? = nil, _ connection: PostgresConnection
     ) async throws {
-        let statement = statements.storeRow(item, id: id, table: table, position: position, isNew: isNew)
+        let statement = statements.storeRow(
+            item, id: id, table: table, position: position, isNew: isNew, notify: notify)
         let rows = try await connection.query(statement, logger: logger)
-        guard isNew else { return }
         var inserted = false
         for try await _ in rows { inserted = true }
-        if !inserted { throw InsertRace() }
+        if isNew, !inserted { throw InsertRace() }
+    }
+
+    /// The channel and payload announcing a write of `row` (the stored or the removed row), when feeds are on.
+    private func notification(table: String, row: JSONObject?) -> (channel: String, payload: String)? {
+        guard announcer.isActive else { return nil }
+        return (
+            changeChannel, PostgresChangeNotification.change(announcer.announcement(table: table, row: row)).payload
+        )
+    }
+
+    /// Sends `notifications` in the caller's transaction (delivered when it commits), when feeds are on.
+    private func notify(_ notifications: [PostgresChangeNotification], _ connection: PostgresConnection) async throws {
+        guard announcer.isActive else { return }
+        for notification in notifications {
+            var binds = PostgresBindings()
+            binds.append(changeChannel)
+            binds.append(notification.payload)
+            for try await _ in try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT 1 FROM pg_notify($1, $2)", binds: binds), logger: logger)
+            {}
+        }
     }
 
     // MARK: Reading
