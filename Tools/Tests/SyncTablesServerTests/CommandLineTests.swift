@@ -80,6 +80,7 @@ struct CommandLineTests {
             ["--jwt-keys", "keys.json", "--auth-token", "t"], ["--jwt-issuer", "https://idp.example/"],
             ["--jwt-keys", "http://idp.example/jwks.json"], ["--jwt-keys", "/nonexistent/jwks.json"],
             ["--rate-limit", "0"], ["--rate-burst", "5"], ["--no-metrics", "--metrics-token", "t"],
+            ["--change-heartbeat", "-1"], ["--change-history", "-1"], ["--max-change-feeds", "0"],
         ]
         for arguments in invalid {
             let result = try await Subprocess.run(

@@ -99,13 +99,14 @@ struct ChangeFeedLimitTests {
 
     @Test func aStreamingFeedOutlivesTheIdleTimeout() async throws {
         try await ServerHarness.with({
-            $0.connectionLimits.idleTimeout = .milliseconds(500)
-            $0.changeHeartbeat = .seconds(2)
+            // Long enough for a loaded machine to read a request in, yet far shorter than the feed is open.
+            $0.connectionLimits.idleTimeout = .seconds(2)
+            $0.changeHeartbeat = .seconds(5)
         }) { server in
             let feed = try await server.openFeed()
             defer { feed.close() }
             #expect(try await feed.next()?.name == "ready")
-            // Two heartbeats: four idle timeouts long.
+            // Two heartbeats: five idle timeouts long.
             #expect(try await feed.next()?.name == "heartbeat")
             #expect(try await feed.next()?.name == "heartbeat")
             #expect(!feed.hasEnded)

@@ -59,7 +59,10 @@ final class PostgresChangeListener: Sendable {
                         signal.finish(throwing: error)
                         break
                     }
-                    if !Task.isCancelled { logger.warning("The change listener lost its connection: \(error)") }
+                    if !Task.isCancelled {
+                        logger.warning(
+                            "The change listener lost its connection: \(PostgresTableStorage.summary(error))")
+                    }
                 }
                 try? await connection?.close()
                 connection = nil

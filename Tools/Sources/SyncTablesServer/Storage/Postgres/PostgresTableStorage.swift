@@ -580,7 +580,7 @@ final class PostgresTableStorage: TableStorage {
     }
 
     /// What went wrong, from the server's message or the connection error.
-    private static func summary(_ error: any Error) -> String {
+    static func summary(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
         if error.code == .sslUnsupported {
             return "the server does not offer TLS, which sslmode=require needs (enable ssl on the server, or use "
