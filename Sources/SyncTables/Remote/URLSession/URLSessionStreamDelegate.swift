@@ -26,7 +26,7 @@ final class URLSessionStreamDelegate: NSObject, URLSessionDataDelegate, @uncheck
         _ session: URLSession,
         dataTask: URLSessionDataTask,
         didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
         stream(for: dataTask)?.receive(response)
         completionHandler(.allow)
