@@ -192,6 +192,8 @@ let package = Package(
                 // The transport tests run a small Hummingbird server of their own.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // The streaming tests watch the server's connections close, and drop them.
+                .product(name: "NIOCore", package: "swift-nio"),
                 logging,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -42,6 +42,16 @@ static inline CURLMcode synctables_multi_setopt_long(CURLM *multi, CURLMoption o
     return curl_multi_setopt(multi, option, value);
 }
 
+/// Lets a paused transfer go on (CURLPAUSE_CONT is a macro expression Swift does not import).
+static inline CURLcode synctables_easy_unpause(CURL *handle) {
+    return curl_easy_pause(handle, CURLPAUSE_CONT);
+}
+
+/// What a write callback returns to pause its transfer without taking the bytes it was offered.
+static inline size_t synctables_write_pause(void) {
+    return CURL_WRITEFUNC_PAUSE;
+}
+
 /// The easy handle and result of a CURLMSG_DONE message (the result lives in a C union).
 static inline CURLcode synctables_multi_message_result(const CURLMsg *message) {
     return message->data.result;

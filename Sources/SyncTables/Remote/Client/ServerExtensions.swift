@@ -5,6 +5,8 @@
     @_spi(SyncTablesTools) public var batch: BatchCapability?
     /// Replayed keyed writes, when offered.
     @_spi(SyncTablesTools) public var idempotency: IdempotencyCapability?
+    /// The change feed (Server-Sent Events telling which tables changed), when offered.
+    @_spi(SyncTablesTools) public var changes: ChangeFeedCapability?
 
     /// A server offering nothing beyond the table protocol.
     @_spi(SyncTablesTools) public static let none = ServerExtensions(batch: nil)
@@ -16,12 +18,13 @@
             return
         }
         let idempotency = Self.idempotency(in: object)
+        let changes = ChangeFeedCapability(document: object)
         guard case .object(let batch)? = object["batch"],
             case .string(let path)? = batch["path"], path.hasPrefix("/"),
             case .integer(let operations)? = batch["maxOperations"], operations > 0,
             case .integer(let bytes)? = batch["maxBytes"], bytes > 0
         else {
-            self.init(batch: nil, idempotency: idempotency)
+            self.init(batch: nil, idempotency: idempotency, changes: changes)
             return
         }
         var gzipsBody = false
@@ -32,13 +35,17 @@
             batch: BatchCapability(
                 path: path, maxOperations: Int(operations), maxBytes: Int(bytes), gzipsBody: gzipsBody,
                 carriesIdempotencyKeys: idempotency != nil),
-            idempotency: idempotency)
+            idempotency: idempotency, changes: changes)
     }
 
-    /// Extensions offering batched writes as `batch` says (`nil`: none) and keyed writes as `idempotency` says.
-    @_spi(SyncTablesTools) public init(batch: BatchCapability?, idempotency: IdempotencyCapability? = nil) {
+    /// Extensions offering batched writes as `batch` says (`nil`: none), keyed writes as `idempotency` says and
+    /// the change feed as `changes` says.
+    @_spi(SyncTablesTools) public init(
+        batch: BatchCapability?, idempotency: IdempotencyCapability? = nil, changes: ChangeFeedCapability? = nil
+    ) {
         self.batch = batch
         self.idempotency = idempotency
+        self.changes = changes
     }
 
     /// `{"idempotency": {"header": "Idempotency-Key", "retentionSeconds": 86400}}`, when well formed.

@@ -56,7 +56,11 @@ extension SyncClient {
 
     /// Forgets that the server offers batches (it answered 404 or 405 to one), for this client's lifetime.
     package func stopBatching() {
-        discoveredExtensions.withLock { $0 = ServerExtensions(batch: nil, idempotency: $0?.idempotency) }
+        discoveredExtensions.withLock { known in
+            var extensions: ServerExtensions = known ?? ServerExtensions.none
+            extensions.batch = nil
+            known = extensions
+        }
     }
 
     /// `POST <batch path>`: sends the writes in one request and returns one response per write, in order,
@@ -118,7 +122,7 @@ extension SyncClient {
     }
 
     /// `<base><path>` for an extension path from the server's root.
-    private func extensionURL(_ path: String) throws(RemoteError) -> URL {
+    func extensionURL(_ path: String) throws(RemoteError) -> URL {
         var text = configuration.url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         text += path

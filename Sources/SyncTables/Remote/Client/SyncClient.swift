@@ -119,6 +119,25 @@ public final class SyncClient: Sendable {
     ///   the ``Configuration-swift.struct/requestDecorator`` or ``Configuration-swift.struct/onUnauthorized`` closure
     ///   throws.
     public func send(_ request: TransportRequest, features: ZumoFeatures = []) async throws -> TransportResponse {
+        try await exchange(request, features: features, status: \.status) { try await transport.send($0) }
+    }
+
+    /// Sends a request like ``send(_:features:)`` through a streaming transport and returns once the
+    /// response's head arrived (a 401 answer that is retried is dropped, which cancels its transfer).
+    package func stream(
+        _ request: TransportRequest, through transport: any StreamingHTTPTransport, features: ZumoFeatures = []
+    ) async throws -> StreamingResponse {
+        try await exchange(request, features: features, status: \.status) { try await transport.stream($0) }
+    }
+
+    /// One request with the standard headers and the decorator, sent again once after a 401 when
+    /// `onUnauthorized` refreshed the credentials.
+    private func exchange<Response>(
+        _ request: TransportRequest,
+        features: ZumoFeatures,
+        status: (Response) -> Int,
+        perform: (TransportRequest) async throws -> Response
+    ) async throws -> Response {
         var hasRetried = false
         while true {
             var prepared = request
@@ -126,8 +145,8 @@ public final class SyncClient: Sendable {
             if let decorate = configuration.requestDecorator {
                 try await decorate(&prepared)
             }
-            let response = try await transport.send(prepared)
-            if response.status == 401, !hasRetried, let onUnauthorized = configuration.onUnauthorized,
+            let response = try await perform(prepared)
+            if status(response) == 401, !hasRetried, let onUnauthorized = configuration.onUnauthorized,
                 try await onUnauthorized()
             {
                 hasRetried = true

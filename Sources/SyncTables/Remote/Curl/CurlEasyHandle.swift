@@ -60,7 +60,11 @@
             codes.append(synctables_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)))
             // "" asks for every encoding this libcurl decodes (gzip at least) and has it decode the body.
             codes.append(synctables_easy_setopt_string(raw, CURLOPT_ACCEPT_ENCODING, ""))
-            codes.append(synctables_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, Int(request.timeout.wholeMilliseconds)))
+            // A streamed body may last for hours: the loop bounds only its head (CurlTransfer.headDeadline).
+            if transfer.streamingBody == nil {
+                codes.append(
+                    synctables_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, Int(request.timeout.wholeMilliseconds)))
+            }
             let connectLimit = min(connectTimeout, request.timeout)
             codes.append(
                 synctables_easy_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, Int(connectLimit.wholeMilliseconds)))
@@ -154,8 +158,8 @@
             guard let context else { return 0 }
             let length = size * count
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
-            return length
+            let taken = transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
+            return taken ? length : synctables_write_pause()
         }
 
         /// Returning non-zero aborts the transfer (`CURLE_ABORTED_BY_CALLBACK`) once the task is cancelled.

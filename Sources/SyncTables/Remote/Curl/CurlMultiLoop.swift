@@ -21,6 +21,8 @@
         private enum Command {
             case start(CurlTransfer)
             case cancel(CurlTransfer)
+            /// The reader of a streaming body caught up: unpause the transfer.
+            case resume(CurlTransfer)
         }
 
         private struct Inbox {
@@ -36,6 +38,8 @@
         // Loop thread only.
         private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         private var idleHandles: [CurlEasyHandle] = []
+        /// Streaming transfers whose head may not have come yet (dropped from the list once it came).
+        private var streamsAwaitingHead: [CurlTransfer] = []
 
         /// Creates the multi handle and starts the loop thread.
         init(configuration: CurlTransport.Configuration) throws(TransportError) {
@@ -61,6 +65,11 @@
         /// Asks the loop to abandon a transfer whose task was cancelled.
         func cancel(_ transfer: CurlTransfer) {
             _ = post(.cancel(transfer))
+        }
+
+        /// Asks the loop to let a streaming transfer that its full buffer paused receive again.
+        func resume(_ transfer: CurlTransfer) {
+            _ = post(.resume(transfer))
         }
 
         /// Stops the loop: in-flight transfers fail with ``TransportError/Kind/cancelled`` and the thread exits.
@@ -93,6 +102,7 @@
                     switch command {
                     case .start(let transfer): start(transfer)
                     case .cancel(let transfer): abandon(transfer, with: CancellationError())
+                    case .resume(let transfer): unpause(transfer)
                     }
                 }
                 if isShuttingDown { break }
@@ -101,9 +111,10 @@
                     curl_multi_perform(multi, &running)
                     collectFinishedTransfers()
                 }
+                let nextHeadDeadline = failTransfersWithoutHeadInTime()
                 // Sleeps until a socket is ready, a libcurl timer is due (libcurl shortens the wait itself),
-                // or another thread calls curl_multi_wakeup.
-                curl_multi_poll(multi, nil, 0, active.isEmpty ? 60_000 : 1_000, nil)
+                // a streaming transfer's head is due, or another thread calls curl_multi_wakeup.
+                curl_multi_poll(multi, nil, 0, pollTimeout(until: nextHeadDeadline), nil)
             }
             closeDown()
         }
@@ -132,7 +143,52 @@
                 return
             }
             transfer.easyHandle = handle
+            if transfer.streamingBody != nil {
+                transfer.headDeadline = .now + transfer.request.timeout
+                streamsAwaitingHead.append(transfer)
+            }
             active[handle.raw] = transfer
+        }
+
+        /// Lets a paused streaming transfer receive again; libcurl may hand it the bytes it held back at once,
+        /// from inside `curl_easy_pause`, on this thread.
+        private func unpause(_ transfer: CurlTransfer) {
+            guard let handle = transfer.easyHandle, active[handle.raw] === transfer else { return }
+            let code = synctables_easy_unpause(handle.raw)
+            if code != CURLE_OK {
+                abandon(transfer, with: TransportError(curlCode: code, detail: handle.errorDetail))
+            }
+        }
+
+        /// Fails the streaming transfers whose head is overdue; returns the earliest deadline still pending.
+        private func failTransfersWithoutHeadInTime() -> ContinuousClock.Instant? {
+            guard !streamsAwaitingHead.isEmpty else { return nil }
+            let now = ContinuousClock.now
+            var overdue: [CurlTransfer] = []
+            var earliest: ContinuousClock.Instant?
+            streamsAwaitingHead.removeAll { transfer in
+                guard let handle = transfer.easyHandle, active[handle.raw] === transfer, !transfer.deliveredHead,
+                    let deadline = transfer.headDeadline
+                else { return true }
+                if deadline <= now {
+                    overdue.append(transfer)
+                    return true
+                }
+                earliest = min(earliest ?? deadline, deadline)
+                return false
+            }
+            for transfer in overdue {
+                let limit = transfer.request.timeout
+                abandon(transfer, with: TransportError(.timedOut, message: "No response within \(limit)."))
+            }
+            return earliest
+        }
+
+        private func pollTimeout(until headDeadline: ContinuousClock.Instant?) -> Int32 {
+            guard !active.isEmpty else { return 60_000 }
+            guard let headDeadline else { return 1_000 }
+            let wait = (headDeadline - .now).wholeMilliseconds
+            return Int32(min(1_000, wait))
         }
 
         private func collectFinishedTransfers() {

@@ -8,13 +8,16 @@
     /// and connections are kept alive and reused between requests. Easy handles are pooled and reused.
     /// Cancelling the calling task aborts its transfer at once and throws `CancellationError`.
     ///
+    /// It streams too (``stream(_:)``): the body's chunks come as libcurl receives them, and a reader that falls
+    /// behind by about a mebibyte pauses the transfer (libcurl stops reading the socket) until it catches up.
+    ///
     /// Create one transport and share it (it is `Sendable`); its thread ends when the last reference goes.
     ///
     /// ```swift
     /// let transport = try CurlTransport()
     /// let response = try await transport.send(TransportRequest(method: .get, url: url))
     /// ```
-    public final class CurlTransport: HTTPTransport {
+    public final class CurlTransport: StreamingHTTPTransport {
         /// Tuning for a ``CurlTransport``.
         public struct Configuration: Sendable, Hashable {
             /// The longest a connection attempt may take (never longer than the request's own timeout).
@@ -57,8 +60,24 @@
         ///
         /// - Throws: ``TransportError`` when no response arrives, `CancellationError` when the task is cancelled.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
+            try await run(CurlTransfer(request: request))
+        }
+
+        /// Sends the request on the transport's thread and returns once the response's head arrived; the body
+        /// follows chunk by chunk (see ``StreamingHTTPTransport``).
+        ///
+        /// - Throws: ``TransportError`` when no head arrives in time, `CancellationError` when the task is cancelled.
+        public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
+            let body = StreamingBodyBuffer()
+            let transfer = CurlTransfer(request: request, streamingInto: body)
+            // Made before the head arrives so that a caller cancelled in between still cancels the transfer.
+            let responseBody = body.makeBody(control: CurlStreamControl(loop: loop, transfer: transfer))
+            let head = try await run(transfer)
+            return StreamingResponse(status: head.status, headers: head.headers, body: responseBody)
+        }
+
+        private func run(_ transfer: CurlTransfer) async throws -> TransportResponse {
             try Task.checkCancellation()
-            let transfer = CurlTransfer(request: request)
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     if transfer.attach(continuation) {
@@ -69,6 +88,21 @@
                 transfer.markCancelled()
                 loop.cancel(transfer)
             }
+        }
+    }
+
+    /// How a streaming body's reader reaches its transfer on the loop thread.
+    private struct CurlStreamControl: StreamingTransferControl {
+        let loop: CurlMultiLoop
+        let transfer: CurlTransfer
+
+        func resumeReceiving() {
+            loop.resume(transfer)
+        }
+
+        func cancelTransfer() {
+            transfer.markCancelled()
+            loop.cancel(transfer)
         }
     }
 #endif

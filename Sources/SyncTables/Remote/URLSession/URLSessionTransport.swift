@@ -11,15 +11,37 @@ import Foundation
 /// credential storage), so connections are reused between requests. Cancelling the calling task cancels
 /// the request and throws `CancellationError`.
 ///
+/// It streams too (``stream(_:)``), on a second session whose delegate receives the body chunk by chunk.
+/// A reader that falls about a mebibyte behind suspends the data task on Apple platforms until it catches up;
+/// FoundationNetworking on Linux keeps delivering to a suspended task, so there the stream fails with
+/// ``TransportError`` instead of buffering without bound (``CurlTransport``, Linux's default, pauses instead).
+///
 /// ```swift
 /// let transport = URLSessionTransport()
 /// let response = try await transport.send(TransportRequest(method: .get, url: url))
 /// ```
-public final class URLSessionTransport: HTTPTransport {
+public final class URLSessionTransport: StreamingHTTPTransport {
     private let session: URLSession
+    /// Streams need a delegate, which whole responses (`data(for:)`) do without: a session of their own.
+    private let streamingSession: URLSession
+    private let streamDelegate = URLSessionStreamDelegate()
+    private let streamDelegateQueue = Foundation.OperationQueue()
 
-    /// Creates a transport with its own ephemeral session.
+    /// Creates a transport with its own ephemeral sessions.
     public init() {
+        session = URLSession(configuration: Self.makeConfiguration())
+        // One callback at a time, in order: a stream's chunks and its suspensions stay in sequence.
+        streamDelegateQueue.maxConcurrentOperationCount = 1
+        streamingSession = URLSession(
+            configuration: Self.makeConfiguration(), delegate: streamDelegate, delegateQueue: streamDelegateQueue)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+        streamingSession.invalidateAndCancel()
+    }
+
+    private static func makeConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -27,11 +49,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCredentialStorage = nil
-        session = URLSession(configuration: configuration)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+        return configuration
     }
 
     /// Sends the request through the session and waits for the whole response.
@@ -54,11 +72,38 @@ public final class URLSessionTransport: HTTPTransport {
         guard let httpResponse = response as? HTTPURLResponse else {
             throw TransportError(.invalidResponse, message: "The response is not an HTTP response.")
         }
+        return TransportResponse(
+            status: httpResponse.statusCode, headers: Self.headers(of: httpResponse), body: [UInt8](data))
+    }
+
+    /// Sends the request through the streaming session and returns once the response's head arrived; the
+    /// body follows chunk by chunk (see ``StreamingHTTPTransport``).
+    ///
+    /// - Throws: ``TransportError`` when no head arrives in time, `CancellationError` when the task is cancelled.
+    public func stream(_ request: TransportRequest) async throws -> StreamingResponse {
+        try Task.checkCancellation()
+        var urlRequest = Self.makeURLRequest(request)
+        // URLSession's limit is the longest silence between packets; the head is timed by the stream itself.
+        urlRequest.timeoutInterval = Self.streamSilenceLimit
+        let stream = URLSessionStream(
+            task: streamingSession.dataTask(with: urlRequest), delegateQueue: streamDelegateQueue)
+        streamDelegate.register(stream)
+        // Made before the head arrives so that a caller cancelled in between still cancels the task.
+        let body = stream.body.makeBody(control: URLSessionStreamControl(stream: stream))
+        let head = try await stream.start(headTimeout: request.timeout)
+        return StreamingResponse(status: head.status, headers: head.headers, body: body)
+    }
+
+    /// A day: a stream may stay quiet for long, and whoever reads it knows better when silence means trouble.
+    private static let streamSilenceLimit: TimeInterval = 86_400
+
+    /// The response's header fields.
+    static func headers(of response: HTTPURLResponse) -> TransportHeaders {
         var headers = TransportHeaders()
-        for (name, value) in httpResponse.allHeaderFields {
+        for (name, value) in response.allHeaderFields {
             headers.add(name: String(describing: name), value: String(describing: value))
         }
-        return TransportResponse(status: httpResponse.statusCode, headers: headers, body: [UInt8](data))
+        return headers
     }
 
     private static func makeURLRequest(_ request: TransportRequest) -> URLRequest {

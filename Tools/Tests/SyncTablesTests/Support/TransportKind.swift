@@ -20,5 +20,29 @@ enum TransportKind: String, CaseIterable, CustomTestStringConvertible, Sendable 
         }
     }
 
+    /// The transport, for the tests that stream response bodies.
+    func makeStreaming() throws -> any StreamingHTTPTransport {
+        switch self {
+        case .curl:
+            #if os(Linux)
+                return try CurlTransport()
+            #else
+                return URLSessionTransport()
+            #endif
+        case .urlSession:
+            return URLSessionTransport()
+        }
+    }
+
+    /// Whether a reader that falls behind pauses the transfer; FoundationNetworking (Linux) cannot pause a data
+    /// task, so there URLSessionTransport fails the stream instead.
+    var pausesSlowReaders: Bool {
+        #if canImport(FoundationNetworking)
+            return self == .curl
+        #else
+            return true
+        #endif
+    }
+
     var testDescription: String { rawValue }
 }

@@ -88,6 +88,55 @@
         var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     }
 
+    /// A server on a thread of its own that answers each connection with scripted writes and pauses between
+    /// them, then closes it: its timing does not depend on Swift's cooperative threads, which a test suite
+    /// running in parallel on two cores can keep busy for seconds.
+    final class PacedServer: Sendable {
+        let port: Int
+        private let descriptor: Int32
+
+        /// - Parameter steps: what to write, and how long to wait after writing it.
+        init(steps: [(text: String, pause: Duration)]) throws {
+            (descriptor, port) = try RawSocket.bindLoopback()
+            guard listen(descriptor, 16) == 0 else { throw RawSocketError.failed("listen", errno) }
+            let listener = descriptor
+            let script = steps.map { (bytes: Array($0.text.utf8), microseconds: $0.pause.microseconds) }
+            let thread = Thread {
+                while true {
+                    let connection = accept(listener, nil, nil)
+                    guard connection >= 0 else { return }  // the listener was closed
+                    var buffer = [UInt8](repeating: 0, count: 65_536)
+                    var received = [UInt8]()
+                    while !received.containsHeadTerminator {
+                        let count = read(connection, &buffer, buffer.count)
+                        guard count > 0 else { break }
+                        received.append(contentsOf: buffer[0..<count])
+                    }
+                    for step in script {
+                        _ = write(connection, step.bytes, step.bytes.count)
+                        usleep(step.microseconds)
+                    }
+                    close(connection)
+                }
+            }
+            thread.start()
+        }
+
+        deinit {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            close(descriptor)
+        }
+
+        var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    }
+
+    extension Duration {
+        fileprivate var microseconds: UInt32 {
+            let (seconds, attoseconds) = components
+            return UInt32(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+        }
+    }
+
     extension [UInt8] {
         fileprivate var containsHeadTerminator: Bool {
             let terminator: [UInt8] = [13, 10, 13, 10]
