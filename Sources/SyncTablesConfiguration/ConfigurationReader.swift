@@ -28,12 +28,15 @@ struct ConfigurationReader {
         let keys = try mapping(
             node, key: "engine",
             allowed: [
-                "minimumCycleInterval", "maxQueueSize", "historyLimit", "historyMaxAge", "breakerThreshold",
-                "breakerCooldown", "retry",
+                "minimumCycleInterval", "serverChangeDebounce", "maxQueueSize", "historyLimit", "historyMaxAge",
+                "breakerThreshold", "breakerCooldown", "retry",
             ])
         var engine = SyncEngineConfiguration()
         if let value = keys["minimumCycleInterval"] {
             engine.minimumCycleInterval = try duration(value, "engine.minimumCycleInterval")
+        }
+        if let value = keys["serverChangeDebounce"] {
+            engine.serverChangeDebounce = try duration(value, "engine.serverChangeDebounce")
         }
         if let value = keys["maxQueueSize"] { result.maxQueueSize = try integer(value, "engine.maxQueueSize", min: 1) }
         if keys["historyLimit"] != nil || keys["historyMaxAge"] != nil {
@@ -98,7 +101,9 @@ struct ConfigurationReader {
         return definition
     }
 
-    private static let triggerNames = ["appStart", "foreground", "networkReconnect", "intervalOnly", "afterLocalWrite"]
+    private static let triggerNames = [
+        "appStart", "foreground", "networkReconnect", "serverChange", "intervalOnly", "afterLocalWrite",
+    ]
 
     private func triggers(_ node: Node, _ key: String) throws(SyncConfigurationError) -> Set<SyncTrigger> {
         guard case .sequence(let list) = node else {
@@ -119,6 +124,7 @@ struct ConfigurationReader {
             case "appStart": result.insert(.appStart)
             case "foreground": result.insert(.foreground)
             case "networkReconnect": result.insert(.networkReconnect)
+            case "serverChange": result.insert(.serverChange)
             case "intervalOnly": result.insert(.intervalOnly)
             case "afterLocalWrite":
                 throw error(item, itemKey, "afterLocalWrite needs a debounce: write { afterLocalWrite: 2s }")

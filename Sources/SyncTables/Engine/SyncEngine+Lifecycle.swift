@@ -9,13 +9,16 @@ extension SyncEngine {
     public func enteredForeground() {
         scheduler.setActive(true)
         scheduler.fire(.foreground, at: clock.now())
+        followChangeFeed()
         wake()
     }
 
-    /// The app went to the background: intervals stop until ``enteredForeground()``; triggers still work.
-    /// A cycle running goes on (the system gives the app a little time).
+    /// The app went to the background: intervals stop until ``enteredForeground()``, and the change feed
+    /// closes until then; the other triggers still work. A cycle running goes on (the system gives the app a
+    /// little time).
     public func enteredBackground() {
         scheduler.setActive(false)
+        followChangeFeed()
         wake()
     }
 

@@ -34,6 +34,10 @@ import Logging
 ///   unresolved is dead-lettered until the app resolves it.
 /// - **401**: state ``SyncEngineState/blockedAuth`` until ``credentialsChanged()``.
 ///
+/// While it is started, online and in the foreground, the engine keeps one connection to the server's change
+/// feed, when the server offers one: a change on the server pulls the definitions of its table within a
+/// moment (``SyncTrigger/serverChange``), and ``SyncEngineStatus/changeFeed`` shows whether the feed is live.
+///
 /// The engine uses the context's push and pull, so everything they promise (queue order per item, atomic
 /// commits, crash safety) holds; ``SyncContext`` stays usable call by call beside it.
 public actor SyncEngine {
@@ -47,7 +51,7 @@ public actor SyncEngine {
     public nonisolated let networkMonitor: (any NetworkMonitor)?
 
     nonisolated let clock: any SyncClock
-    private nonisolated let unitRandom: @Sendable () -> Double
+    nonisolated let unitRandom: @Sendable () -> Double
     /// What observers see: state, status, cycle reports, logs and gauges.
     nonisolated let reporter: SyncEngineReporter
     var eventsTask: Task<Void, Never>?
@@ -57,6 +61,8 @@ public actor SyncEngine {
     var cycleTask: Task<SyncCycleReport, Never>?
     var loopTask: Task<Void, Never>?
     var networkTask: Task<Void, Never>?
+    /// The change feed connection, while the engine follows one.
+    var changeWatcher: ServerChangeWatcher?
     var wakeUp: CheckedContinuation<Void, Never>?
     var sleeper: Task<Void, Never>?
     var sleeperGeneration = 0
@@ -139,6 +145,7 @@ public actor SyncEngine {
     func setState(_ new: SyncEngineState) {
         settledState = new
         reporter.show(isOffline && new != .stopped ? .offline : new, engineHasRun: hasRun)
+        followChangeFeed()
     }
 
     // MARK: Running
@@ -170,6 +177,7 @@ public actor SyncEngine {
         scheduler = SyncScheduler(definitions: definitions, now: now)
         scheduler.fire(.appStart, at: now)
         loopTask = Task { await self.runLoop() }
+        followChangeFeed()
     }
 
     /// Stops: cancels the running cycle between two operations (nothing is lost: a cancelled push keeps
@@ -177,6 +185,7 @@ public actor SyncEngine {
     public func stop() async {
         let loop = loopTask
         loopTask = nil
+        followChangeFeed()
         loop?.cancel()
         eventsTask?.cancel()
         eventsTask = nil

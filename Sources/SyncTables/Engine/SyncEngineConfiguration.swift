@@ -9,16 +9,23 @@ public struct SyncEngineConfiguration: Sendable, Hashable {
     /// The least time between the starts of two cycles the engine starts by itself (triggers that fire
     /// meanwhile wait for it); explicit ``SyncEngine/syncNow(reason:)`` calls do not wait.
     public var minimumCycleInterval: Duration
+    /// How long after a change the server announced its definitions are pulled: the changes announced
+    /// meanwhile are pulled by the same cycle.
+    public var serverChangeDebounce: Duration
 
-    /// A configuration; the defaults open the breaker after 5 failed cycles for 60 seconds and let cycles
-    /// follow each other without a minimum interval.
+    /// A configuration; the defaults open the breaker after 5 failed cycles for 60 seconds, let cycles
+    /// follow each other without a minimum interval, and pull 50 ms after a server change.
+    ///
+    /// The change feed's connection follows the same policies: a failed connection is tried again after the
+    /// `retry` backoff, and after `breakerThreshold` failures in a row only after `breakerCooldown`.
     public init(
         retry: RetryPolicy = RetryPolicy(), breakerThreshold: Int = 5, breakerCooldown: Duration = .seconds(60),
-        minimumCycleInterval: Duration = .zero
+        minimumCycleInterval: Duration = .zero, serverChangeDebounce: Duration = .milliseconds(50)
     ) {
         self.retry = retry
         self.breakerThreshold = max(1, breakerThreshold)
         self.breakerCooldown = breakerCooldown
         self.minimumCycleInterval = max(.zero, minimumCycleInterval)
+        self.serverChangeDebounce = max(.zero, serverChangeDebounce)
     }
 }

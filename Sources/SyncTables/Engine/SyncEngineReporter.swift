@@ -22,6 +22,7 @@ final class SyncEngineReporter: Sendable {
         var queue = QueueStatistics()
         var lastSuccessfulPush: Date?
         var lastSuccessfulPull: Date?
+        var changeFeed = ChangeFeedStatus.off
     }
 
     init(logger: Logger, metricsFactory: any MetricsFactory) {
@@ -78,6 +79,17 @@ final class SyncEngineReporter: Sendable {
         progress.withLock { $0.lastSuccessfulPull = time }
     }
 
+    /// The change feed's connection is now as `status` says.
+    func changeFeedChanged(_ status: ChangeFeedStatus) {
+        let changed = progress.withLock { progress in
+            defer { progress.changeFeed = status }
+            return progress.changeFeed != status
+        }
+        guard changed else { return }
+        logger.debug("change feed: \(status)")
+        publishStatus()
+    }
+
     /// A cycle ended.
     func publish(_ report: SyncCycleReport) {
         reportBroadcaster.publish(report)
@@ -90,6 +102,7 @@ final class SyncEngineReporter: Sendable {
                 state: state, pendingOperations: progress.queue.operations,
                 deadOperations: progress.queue.deadOperations,
                 oldestPendingOperationDate: progress.queue.oldestCreatedAt,
-                lastSuccessfulPush: progress.lastSuccessfulPush, lastSuccessfulPull: progress.lastSuccessfulPull))
+                lastSuccessfulPush: progress.lastSuccessfulPush, lastSuccessfulPull: progress.lastSuccessfulPull,
+                changeFeed: progress.changeFeed))
     }
 }

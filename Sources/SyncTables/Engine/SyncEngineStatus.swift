@@ -14,6 +14,8 @@ public struct SyncEngineStatus: Sendable, Hashable {
     public var lastSuccessfulPush: Date?
     /// When every definition was last pulled without a failure.
     public var lastSuccessfulPull: Date?
+    /// Whether the engine hears of server changes as they happen.
+    public var changeFeed: ChangeFeedStatus = .off
 
     /// How long the oldest queued operation has waited at `now` (zero when the queue is empty).
     public func oldestPendingOperationAge(at now: Date = Date()) -> Duration {

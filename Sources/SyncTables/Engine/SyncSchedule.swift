@@ -19,7 +19,8 @@ public struct SyncSchedule: Sendable, Hashable {
     public var maxAge: Duration?
 
     /// A schedule; by default the definition syncs when the network comes back (and on every explicit
-    /// ``SyncEngine/syncNow(reason:)``).
+    /// ``SyncEngine/syncNow(reason:)``). Add ``SyncTrigger/serverChange`` to pull it as soon as the server
+    /// announces a change of its table.
     public init(interval: Duration? = nil, triggers: Set<SyncTrigger> = [.networkReconnect], maxAge: Duration? = nil) {
         self.interval = interval
         self.triggers = triggers
@@ -53,6 +54,10 @@ public enum SyncTrigger: Sendable, Hashable {
     /// A local write to the definition's table, once no other write has come for `debounce` (a burst of
     /// writes is one sync).
     case afterLocalWrite(debounce: Duration)
+    /// The server's change feed announced a change of the definition's table (see
+    /// ``SyncEngineStatus/changeFeed``); changes within ``SyncEngineConfiguration/serverChangeDebounce`` of
+    /// the first are one sync. A server without a feed never fires it.
+    case serverChange
     /// Only the interval syncs the definition: every other trigger is ignored.
     case intervalOnly
 }

@@ -53,6 +53,20 @@ struct SyncScheduler: Sendable {
         return any
     }
 
+    /// The server announced a change of `table` (`nil`: of any table) at `now`: the definitions of that table
+    /// that sync on server changes are due after `debounce` (later changes within it do not move it, so a
+    /// steady stream of changes still syncs). Returns whether any is.
+    mutating func serverChange(table: String?, at now: Date, debounce: Duration) -> Bool {
+        let due = now.addingTimeInterval(debounce.timeInterval)
+        var any = false
+        for index in schedules.indices where schedules[index].fires(on: .serverChange) {
+            if let table, tables[index].caseInsensitiveCompare(table) != .orderedSame { continue }
+            requested[index] = min(requested[index] ?? due, due)
+            any = true
+        }
+        return any
+    }
+
     /// Asks for a push (and so a cycle) at `date`, or earlier if one is already asked for.
     mutating func requestPush(at date: Date) {
         pushDue = min(pushDue ?? date, date)

@@ -11,6 +11,7 @@ struct SyncConfigurationTests {
     static let file = """
         engine:
           minimumCycleInterval: 5s
+          serverChangeDebounce: 200ms
           maxQueueSize: 10000
           historyLimit: 200
           historyMaxAge: 7d
@@ -21,7 +22,7 @@ struct SyncConfigurationTests {
           - table: TodoItem
             queryId: all-todos
             interval: 30s
-            triggers: [appStart, networkReconnect, { afterLocalWrite: 2s }]
+            triggers: [appStart, networkReconnect, serverChange, { afterLocalWrite: 2s }]
             maxAge: 10s
             pageSize: 100
             conflictPolicy: serverWins
@@ -35,7 +36,8 @@ struct SyncConfigurationTests {
             configuration.engine
                 == SyncEngineConfiguration(
                     retry: RetryPolicy(baseDelay: .seconds(1), maximumDelay: .seconds(300), maxAttempts: 8),
-                    breakerThreshold: 4, breakerCooldown: .seconds(60), minimumCycleInterval: .seconds(5)))
+                    breakerThreshold: 4, breakerCooldown: .seconds(60), minimumCycleInterval: .seconds(5),
+                    serverChangeDebounce: .milliseconds(200)))
         #expect(configuration.maxQueueSize == 10_000)
         #expect(configuration.historyRetention == OperationHistoryRetention(maxEntries: 200, maxAge: .seconds(604_800)))
         #expect(configuration.definitions.map(\.table) == ["TodoItem", "Note"])
@@ -45,7 +47,7 @@ struct SyncConfigurationTests {
             todos.schedule
                 == SyncSchedule(
                     interval: .seconds(30),
-                    triggers: [.appStart, .networkReconnect, .afterLocalWrite(debounce: .seconds(2))],
+                    triggers: [.appStart, .networkReconnect, .serverChange, .afterLocalWrite(debounce: .seconds(2))],
                     maxAge: .seconds(10)))
         #expect(configuration.definitions[1] == SyncConfiguration.Definition(table: "Note"))
     }

@@ -16,8 +16,10 @@ struct SyncCommand: AsyncParsableCommand {
             see the DocC article "The sync engine". A bad file is refused before anything runs, with the line \
             and key (exit 64). One cycle exits 0 when it completed, 2 when some operations failed (see \
             `synctables dead list` and `synctables errors list`), 3 when the server could not be reached, 4 on \
-            HTTP 401. With --watch the engine syncs as the schedules say and prints one line per cycle; \
-            SIGINT or SIGTERM stops it between two operations (nothing is lost) and it exits 0.
+            HTTP 401. With --watch the engine syncs as the schedules say and prints one line per cycle, and \
+            one whenever its connection to the server's change feed changes (live, retrying, ...): a change \
+            on the server is pulled within a moment. SIGINT or SIGTERM stops it between two operations \
+            (nothing is lost) and it exits 0.
             """
     )
 
@@ -80,21 +82,34 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs the engine until SIGINT or SIGTERM, one line per cycle.
+    /// Runs the engine until SIGINT or SIGTERM, one line per cycle and one per change of the change feed's
+    /// status (the engine pulls a table the server announces a change of within a moment).
     private static func watch(_ engine: SyncEngine, output: Output) async {
         let signals = SignalWaiter([SIGINT, SIGTERM])
         let reports = engine.cycleReports
+        let statuses = engine.statuses
         let printer = Task {
             for await report in reports {
                 output.emit(json(report), text: "\(Date().formatted(.iso8601)) \(report)")
             }
         }
+        let feedPrinter = Task {
+            var shown = ChangeFeedStatus.off
+            for await status in statuses where status.changeFeed != shown {
+                shown = status.changeFeed
+                output.emit(
+                    ["changeFeed": .string(shown.description)],
+                    text: "\(Date().formatted(.iso8601)) change feed: \(shown)")
+            }
+        }
         await engine.start()
         let signal = await signals.next()
         await engine.stop()
-        // A report being printed finishes before the last line, so "stopped by" always ends the output.
-        printer.cancel()
-        await printer.value
+        // A line being printed finishes before the last line, so "stopped by" always ends the output.
+        for task in [printer, feedPrinter] {
+            task.cancel()
+            await task.value
+        }
         if !output.json && !output.quiet {
             Output.writeLine("stopped by \(signal == SIGINT ? "SIGINT" : "SIGTERM")", to: .standardOutput)
         }

@@ -44,6 +44,7 @@ final class SyncHarness: Sendable {
         maxBatchOperations: Int = 100,
         declaredTables: String? = nil,
         idempotencyKeyRetention: Duration = SyncServerConfiguration().idempotencyKeyRetention,
+        changeHeartbeat: Duration = SyncServerConfiguration().changeHeartbeat,
         _ body: (SyncHarness) async throws -> Void
     ) async throws {
         var configuration = SyncServerConfiguration(
@@ -60,6 +61,7 @@ final class SyncHarness: Sendable {
             configuration.authentication = .jwt(JWTVerification(keys: .file(path: keyPath)))
         }
         configuration.idempotencyKeyRetention = idempotencyKeyRetention
+        configuration.changeHeartbeat = changeHeartbeat
         let server = try await SyncServer(configuration: configuration)
         try await server.start()
         let harness = SyncHarness(
