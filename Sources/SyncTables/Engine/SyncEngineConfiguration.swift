@@ -14,13 +14,14 @@ public struct SyncEngineConfiguration: Sendable, Hashable {
     public var serverChangeDebounce: Duration
 
     /// A configuration; the defaults open the breaker after 5 failed cycles for 60 seconds, let cycles
-    /// follow each other without a minimum interval, and pull 50 ms after a server change.
+    /// follow each other without a minimum interval, and pull as soon as the server announces a change (one
+    /// cycle runs at a time, so the changes announced while it runs are pulled by one more cycle).
     ///
     /// The change feed's connection follows the same policies: a failed connection is tried again after the
     /// `retry` backoff, and after `breakerThreshold` failures in a row only after `breakerCooldown`.
     public init(
         retry: RetryPolicy = RetryPolicy(), breakerThreshold: Int = 5, breakerCooldown: Duration = .seconds(60),
-        minimumCycleInterval: Duration = .zero, serverChangeDebounce: Duration = .milliseconds(50)
+        minimumCycleInterval: Duration = .zero, serverChangeDebounce: Duration = .zero
     ) {
         self.retry = retry
         self.breakerThreshold = max(1, breakerThreshold)

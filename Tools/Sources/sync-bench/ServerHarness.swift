@@ -12,13 +12,20 @@ struct ServerHarness {
     let pageSize: Int
     let maxTop: Int
 
-    static func start(pageSize: Int, maxTop: Int, maxBatchOperations: Int = 100) async throws -> ServerHarness {
+    static func start(pageSize: Int, maxTop: Int, maxBatchOperations: Int = 100, maxChangeFeeds: Int? = nil)
+        async throws -> ServerHarness
+    {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(path: directory.file("server.sqlite"))
-        let server = try await SyncServer(
-            configuration: SyncServerConfiguration(
-                storage: .store(store), pageSize: pageSize, maxTop: maxTop, maxBatchOperations: maxBatchOperations
-            ).withTestControls())
+        var configuration = SyncServerConfiguration(
+            storage: .store(store), pageSize: pageSize, maxTop: maxTop, maxBatchOperations: maxBatchOperations
+        ).withTestControls()
+        if let maxChangeFeeds {
+            configuration.maxChangeFeeds = maxChangeFeeds
+            configuration.connectionLimits.maxConnections = max(
+                configuration.connectionLimits.maxConnections, 2 * maxChangeFeeds)
+        }
+        let server = try await SyncServer(configuration: configuration)
         try await server.start()
         guard let url = server.url else { throw BenchError.unexpected("the server did not report its URL") }
         return ServerHarness(

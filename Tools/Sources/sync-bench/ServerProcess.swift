@@ -14,6 +14,8 @@ struct ServerProcess: Sendable {
     let baseURL: URL
     /// A second server on the same data that does not advertise keyset pulls.
     let baseURLWithoutKeysets: URL
+    /// The child's process id, for its memory and CPU figures.
+    var pid: Int32 = 0
 
     /// Starts `sync-bench serve`, seeding `rows` rows into `table` first, waits for its URL, runs `body` and
     /// stops the child (removing its store) however `body` ends.
@@ -55,7 +57,9 @@ struct ServerProcess: Sendable {
                 try? execution.send(signal: .terminate)
                 if fields[2] != "-" { try? FileManager.default.removeItem(atPath: fields[2]) }
             }
-            return try await body(ServerProcess(baseURL: url, baseURLWithoutKeysets: withoutKeysets))
+            return try await body(
+                ServerProcess(
+                    baseURL: url, baseURLWithoutKeysets: withoutKeysets, pid: execution.processIdentifier.value))
         }
         return outcome.closureResult
     }
@@ -83,13 +87,15 @@ extension SyncBench {
         @Option(help: "Serve from this PostgreSQL database instead of a new SQLite file.") var database: String?
         @Option var databaseSchema = "public"
         @Option(help: "With --database: more tables to seed, as TABLE=ROWS (repeatable).") var seed: [String] = []
+        @Option(help: "Change feeds served at once (and twice as many connections).") var maxChangeFeeds: Int?
 
         func run() async throws {
             if let database {
                 try await servePostgres(database)
                 return
             }
-            let harness = try await ServerHarness.start(pageSize: pageSize, maxTop: maxTop)
+            let harness = try await ServerHarness.start(
+                pageSize: pageSize, maxTop: maxTop, maxChangeFeeds: maxChangeFeeds)
             if rows > 0 { try await harness.seed(table: table, count: rows, runTag: runTag) }
             let sibling = try await harness.startSiblingWithoutKeysets()
             // Unbuffered, so the parent reads the line at once.

@@ -10,7 +10,8 @@ struct SyncBench: AsyncParsableCommand {
         commandName: "sync-bench",
         abstract: "Benchmarks SyncTables next to raw SQLite / raw HTTP baselines measured in the same run.",
         subcommands: [
-            Local.self, Server.self, Identity.self, Push.self, Merge.self, Pull.self, Engine.self, Serve.self,
+            Local.self, Server.self, Identity.self, Push.self, Merge.self, Pull.self, Engine.self, Feed.self,
+            Serve.self,
         ]
     )
 }
@@ -189,6 +190,27 @@ extension SyncBench {
 
         func run() async throws {
             try await MergeSuite(reporter: common.reporter, updates: updates, rounds: rounds).run()
+        }
+    }
+
+    /// The change feed's latency and its cost to the server.
+    struct Feed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Change feed: push-to-other-store latency vs an incremental pull; idle feeds' and busy feeds' cost.")
+
+        @OptionGroup var common: CommonOptions
+        @Option(help: "Changes whose latency is measured (and incremental pulls of the baseline).") var changes = 200
+        @Option(help: "Idle feeds whose memory and CPU are measured.") var idleFeeds = 1_000
+        @Option(help: "Seconds of each idle CPU measurement (without, then with the feeds).") var idleSeconds = 30
+        @Option(help: "Feeds reading every change while the writes run.") var busyFeeds = 200
+        @Option(help: "Writes of each throughput round (without, with, without the feeds).") var writes = 2_000
+
+        func run() async throws {
+            try await FeedSuite(
+                reporter: common.reporter, changes: changes, idleFeeds: idleFeeds, idleSeconds: idleSeconds,
+                busyFeeds: busyFeeds, writes: writes
+            ).run()
         }
     }
 

@@ -260,6 +260,59 @@ struct SyncCommandTests {
         try await context.close()
     }
 
+    @Test(.timeLimit(.minutes(2)))
+    func syncWatchPullsAServerChangeAtOnceThroughTheChangeFeed() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-live-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await SyncServer(
+            configuration: SyncServerConfiguration(storage: .inMemory).withTestControls())
+        try await server.start()
+        let url = try #require(server.url)
+        let path = directory.appendingPathComponent("replica.sqlite").path
+        let context = try await SyncContext(store: try SQLiteStore(path: path), client: SyncClient(url: url))
+        let todos = try await context.table(JSONObject.self, named: "todo")
+        // No interval and no other trigger: only the feed pulls.
+        let config = try Self.write(
+            """
+            definitions:
+              - table: todo
+                queryId: all
+                triggers: [serverChange]
+            """, in: directory)
+        let log = directory.appendingPathComponent("watch.log")
+        let output = try FileDescriptor.open(
+            FilePath(log.path), .writeOnly, options: [.create, .append], permissions: .ownerReadWrite)
+        let errors = try FileDescriptor.open(FilePath(log.path), .writeOnly, options: [.append])
+
+        let result = try await Subprocess.run(
+            .path(FilePath(SynctablesExecutable.url.path)),
+            arguments: ["sync", "--watch", "--store", path, "--server", url.absoluteString, "--config", config],
+            input: .none, output: .fileDescriptor(output, closeAfterSpawningProcess: true),
+            error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
+        ) { execution in
+            do {
+                try await eventually("the feed is live") {
+                    (try? String(contentsOf: log, encoding: .utf8))?.contains("change feed: live") ?? false
+                }
+                _ = try await server.testControls?.seed(table: "todo", items: [["id": "remote-1", "text": "a"]])
+                try await eventually("the server's change is pulled") { try await todos.lookup(id: "remote-1") != nil }
+                try execution.send(signal: .terminate)
+            } catch {
+                try? execution.send(signal: .kill)
+                throw error
+            }
+        }
+
+        try await server.stop()
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
+        #expect(result.terminationStatus == .exited(0), "\(lines.suffix(5))")
+        #expect(lines.contains { $0.hasSuffix("change feed: live") })
+        #expect(lines.contains { $0.contains(" cycle (") && $0.contains("completed") })
+        #expect(lines.last == "stopped by SIGTERM")
+        try await context.close()
+    }
+
     private static func serverHas(_ id: String, _ url: URL) async throws -> Bool {
         let page = try await SyncClient(url: url).query(table: "todo", queryString: "$filter=id%20eq%20'\(id)'")
         return !page.items.isEmpty

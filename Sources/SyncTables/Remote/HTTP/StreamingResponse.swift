@@ -32,13 +32,16 @@ public struct StreamingResponse: Sendable {
     /// `true` for a 2xx status.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
-    /// The whole rest of the body, collected into one response; throws ``TransportError`` with
-    /// ``TransportError/Kind/invalidResponse`` when it is longer than `limit` bytes.
+    /// The whole rest of the body, collected into one response.
     ///
     /// ```swift
     /// let response = try await transport.stream(request)
     /// if response.status != 200 { throw statusError(try await response.collected(upTo: 64 * 1024)) }
     /// ```
+    ///
+    /// - Throws: ``TransportError`` with ``TransportError/Kind/invalidResponse`` when the body is longer than
+    ///   `limit` bytes, what reading the body throws (``TransportError`` when the connection drops), and
+    ///   `CancellationError` when the task is cancelled.
     public func collected(upTo limit: Int) async throws -> TransportResponse {
         var bytes: [UInt8] = []
         for try await chunk in body {
