@@ -85,4 +85,24 @@ enum BlobStorageError: Error, Equatable {
     case noSuchUpload
     /// Another request is appending to the same upload.
     case uploadBusy
+    /// The request body ended before its end (the client went away); what arrived of an upload is kept.
+    case bodyInterrupted
+}
+
+extension RequestBody {
+    /// The body's buffers, in order, each given to `receive`; a failure reading the body (not one of `receive`'s)
+    /// is ``BlobStorageError/bodyInterrupted``.
+    func forEachBuffer(_ receive: (ByteBuffer) async throws -> Void) async throws {
+        var iterator = makeAsyncIterator()
+        while true {
+            let next: ByteBuffer?
+            do {
+                next = try await iterator.next()
+            } catch {
+                throw BlobStorageError.bodyInterrupted
+            }
+            guard let buffer = next else { return }
+            try await receive(buffer)
+        }
+    }
 }

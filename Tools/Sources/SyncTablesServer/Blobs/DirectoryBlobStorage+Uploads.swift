@@ -69,7 +69,7 @@ extension DirectoryBlobStorage {
             // What arrived before a failure is flushed as the writer closes, so the upload resumes after it.
             return try await handle.withBufferedWriter(startingAtAbsoluteOffset: offset) { writer in
                 var size = offset
-                for try await buffer in body {
+                try await body.forEachBuffer { buffer in
                     guard size + Int64(buffer.readableBytes) <= limit else {
                         throw BlobStorageError.tooLarge(limit: limit)
                     }

@@ -59,7 +59,7 @@ struct DirectoryBlobStorage: BlobStorage {
                 try await handle.withBufferedWriter { writer in
                     var hasher = SHA256()
                     var size: Int64 = 0
-                    for try await buffer in body {
+                    try await body.forEachBuffer { buffer in
                         size += Int64(buffer.readableBytes)
                         guard size <= limit else { throw BlobStorageError.tooLarge(limit: limit) }
                         buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }

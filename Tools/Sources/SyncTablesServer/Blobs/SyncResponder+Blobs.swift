@@ -12,6 +12,18 @@ extension SyncResponder {
     func blobOutcome(_ request: Request, path: String, storage: any BlobStorage, context: Context) async throws
         -> RequestOutcome
     {
+        do {
+            return try await routeBlobRequest(request, path: path, storage: storage, context: context)
+        } catch BlobStorageError.bodyInterrupted {
+            // The client went away mid-upload (a resumable one keeps what arrived): nobody is left to answer.
+            context.logger.debug("Blob upload interrupted", metadata: ["path": "\(path)"])
+            return .drop
+        }
+    }
+
+    private func routeBlobRequest(_ request: Request, path: String, storage: any BlobStorage, context: Context)
+        async throws -> RequestOutcome
+    {
         let caller = try await authenticate(request, context: context)
         let name = path.dropFirst(BlobSettings.path.count + 1)
         if name.hasPrefix("uploads/") {
