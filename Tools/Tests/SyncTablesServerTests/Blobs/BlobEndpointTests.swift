@@ -185,3 +185,45 @@ enum BlobServer {
         }.map(\.path)
     }
 }
+
+/// The body timeout of a blob upload counts from the last part that arrived, not from the head.
+@Suite("Blob upload deadlines")
+struct BlobUploadDeadlineTests {
+    @Test func aSlowBlobUploadThatKeepsArrivingOutlivesTheBodyTimeout() async throws {
+        try await BlobServer.with({
+            $0.connectionLimits.requestBodyTimeout = .milliseconds(700)
+        }) { harness, _ in
+            let bytes = Array(String(repeating: "slow upload ", count: 100).utf8)
+            let connection = try RawConnection(port: harness.port)
+            try await connection.send(
+                "PUT \(BlobServer.path(of: bytes)) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(bytes.count)\r\n"
+                    + "Connection: close\r\n\r\n")
+            for start in stride(from: 0, to: bytes.count, by: 300) {
+                try await Task.sleep(for: .milliseconds(400))
+                try await connection.send(String(decoding: bytes[start..<min(start + 300, bytes.count)], as: UTF8.self))
+            }
+
+            let outcome = try await connection.waitForClose(timeout: .seconds(10))
+
+            guard case .closed(let answer) = outcome else {
+                Issue.record("no answer")
+                return
+            }
+            #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer.prefix(200))")
+        }
+    }
+
+    @Test func aBlobUploadThatStopsArrivingIsClosedAfterTheBodyTimeout() async throws {
+        try await BlobServer.with({
+            $0.connectionLimits.requestBodyTimeout = .milliseconds(500)
+        }) { harness, _ in
+            let connection = try RawConnection(port: harness.port)
+            try await connection.send(
+                "PUT \(BlobServer.path(of: [1])) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\nabc")
+
+            let outcome = try await connection.waitForClose(timeout: .seconds(10))
+
+            #expect(outcome == .closed(received: ""))
+        }
+    }
+}
