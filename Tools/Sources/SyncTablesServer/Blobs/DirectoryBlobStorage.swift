@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
 import NIOCore
@@ -8,7 +9,8 @@ import NIOFileSystem
 /// first two digits (`ab/abcd…`), so no directory grows past a few thousand entries.
 ///
 /// An upload is written to `incoming/` while it is hashed, then renamed into place: a blob appears whole or
-/// not at all, and a server killed mid-upload leaves only a file in `incoming/`, which the next start removes.
+/// not at all, and a server killed mid-upload leaves only a file in `incoming/`, which a start an hour later
+/// removes.
 /// Resumable uploads keep their bytes in `uploads/` (see `DirectoryBlobStorage+Uploads`).
 struct DirectoryBlobStorage: BlobStorage {
     /// The directory holding the blobs.
@@ -19,13 +21,34 @@ struct DirectoryBlobStorage: BlobStorage {
     /// The uploads being appended to now.
     let appending: UploadsInProgress
 
-    /// Opens (creating when absent) the blob directory at `root`, clearing uploads a previous run left unfinished.
+    /// How long a file in `incoming/` goes unwritten before the next start removes it: an upload in progress
+    /// (perhaps another instance's, sharing the directory) writes to its file all the time.
+    static let staleIncoming: Duration = .seconds(3600)
+
+    /// Opens (creating when absent) the blob directory at `root`, removing the files of plain uploads that a
+    /// previous run left unfinished.
     static func open(at root: FilePath, isTemporary: Bool = false) async throws -> DirectoryBlobStorage {
         let storage = DirectoryBlobStorage(root: root, isTemporary: isTemporary, appending: UploadsInProgress())
-        try await storage.fileSystem.removeItem(at: storage.incoming, strategy: .platformDefault, recursively: true)
         try await storage.fileSystem.createDirectory(
             at: storage.incoming, withIntermediateDirectories: true, permissions: nil)
+        try await storage.removeStaleIncoming()
         return storage
+    }
+
+    private func removeStaleIncoming() async throws {
+        let cutoff = Int(Date().timeIntervalSince1970 - Self.staleIncoming.seconds)
+        var stale: [FilePath] = []
+        try await fileSystem.withDirectoryHandle(atPath: incoming) { directory in
+            for try await entry in directory.listContents() {
+                guard let info = try await fileSystem.info(forFileAt: entry.path),
+                    info.lastDataModificationTime.seconds < cutoff
+                else { continue }
+                stale.append(entry.path)
+            }
+        }
+        for path in stale {
+            _ = try await fileSystem.removeItem(at: path, strategy: .platformDefault, recursively: false)
+        }
     }
 
     /// A fresh directory under the system's temporary directory, removed on ``close()``.

@@ -136,6 +136,24 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test func aStartRemovesPlainUploadsLeftUnwrittenForAnHourAndKeepsRecentOnes() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("blobs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let incoming = directory.appendingPathComponent("incoming")
+        try FileManager.default.createDirectory(at: incoming, withIntermediateDirectories: true)
+        let stale = incoming.appendingPathComponent("stale")
+        let recent = incoming.appendingPathComponent("recent")
+        try Data([1]).write(to: stale)
+        try Data([2]).write(to: recent)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: stale.path)
+
+        try await ServerHarness.with({ $0.blobDirectory = directory.path }) { _ in }
+
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
+    }
+
     @Test func aCompletedUploadWhoseBytesHashElsewhereIsRefusedAndNothingIsKept() async throws {
         try await BlobServer.with { harness, directory in
             let bytes = Self.text(count: 1000)
