@@ -66,6 +66,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         // The server's JWT identity: token parsing, JWKS and signature checks (`sync-server --jwt-keys`).
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.7.1"),
+        // The server's blob hashes (SHA-256); comes with jwt-kit, declared here because the server uses it.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
         // The server's `/metrics` in the Prometheus text format, one registry per server.
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         // `swift package generate-documentation` (DocC) of SyncTablesServer; a command plugin, never linked.
@@ -101,6 +103,10 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // Blobs: SHA-256 while an upload streams, and files read and written without blocking.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // The test controls a test or a development server installs in a SyncServer; the server itself has none.
@@ -222,6 +228,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The blob tests name what they upload by its SHA-256.
+                .product(name: "Crypto", package: "swift-crypto"),
             ] + subprocess
         ),
         .testTarget(

@@ -34,6 +34,8 @@ public final class SyncServer: Sendable {
     private let metrics: ServerMetrics
     /// The change feeds' hub; `nil` when ``SyncServerConfiguration/changeHeartbeat`` turns them off.
     let changes: ChangeHub?
+    /// Where blobs are kept; `nil` when the configuration offers none.
+    let blobs: (any BlobStorage)?
     private let state = LockedState(RunningState())
     private let drain = ServerDrain()
 
@@ -74,6 +76,7 @@ public final class SyncServer: Sendable {
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
         idempotency = IdempotentWrites(storage: storage, configuration: configuration)
+        blobs = try await BlobSettings.open(configuration)
         let serverTables = ServerTables(service: tables, changes: changes)
         middleware = configuration.middleware.map { $0.make(serverTables) }
     }
@@ -110,6 +113,7 @@ public final class SyncServer: Sendable {
             _ = await task.result
         }
         try await storage.close()
+        try await blobs?.close()
     }
 
     /// Runs in the foreground until SIGINT or SIGTERM, then drains and returns.
@@ -131,6 +135,7 @@ public final class SyncServer: Sendable {
         let result = await task.result
         watcher.cancel()
         try await storage.close()
+        try await blobs?.close()
         if !drain.isDraining { try result.get() }
     }
 
@@ -151,7 +156,8 @@ public final class SyncServer: Sendable {
             configuration: configuration, tables: tables, idempotency: idempotency, middleware: middleware,
             authenticator: authenticator,
             rateLimiter: configuration.rateLimit.map { RateLimiter(limit: $0, clock: configuration.clock) },
-            metrics: metrics, changes: changes)
+            metrics: metrics, changes: changes,
+            blobs: blobs.map { BlobService(storage: $0, configuration: configuration) })
         let limits = configuration.connectionLimits
         let application = Application(
             responder: ObservingResponder(

@@ -76,6 +76,13 @@ public struct SyncServerConfiguration: Sendable {
     /// gets it instead of running again: 24 hours unless changed; zero turns the idempotency extension off
     /// (the capabilities document then offers none and keys are ignored). See <doc:IdempotentWrites>.
     public var idempotencyKeyRetention: Duration = .seconds(24 * 60 * 60)
+    /// The directory blobs are kept in (see <doc:Blobs>); `nil` keeps them beside the SQLite database file
+    /// (`<file>.blobs`), in a temporary directory for an in-memory database, and serves none on PostgreSQL.
+    public var blobDirectory: String?
+    /// The largest blob in bytes (a larger upload is refused with 413); 0 turns the blob endpoints off.
+    public var maxBlobBytes: Int64 = 1 << 30
+    /// How long an unfinished resumable upload is kept for its client to resume it.
+    public var blobRetention: Duration = .seconds(24 * 60 * 60)
     /// How often an idle change feed (`GET /sync/changes`) sends a heartbeat: 15 seconds unless changed; zero
     /// turns change feeds off (the capabilities document then offers none and the path answers 404).
     ///

@@ -115,6 +115,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The largest request body in bytes (larger is refused with 413).")
     var maxBodySize = 1024 * 1024
 
+    @Option(
+        help: ArgumentHelp(
+            "The directory blobs (/sync/blobs) are kept in, created when absent.",
+            discussion: "Default: beside the SQLite database (<file>.blobs); a temporary one without --database."))
+    var blobDirectory: String?
+
+    @Option(help: "The largest blob in bytes (a larger upload is refused with 413); 0 turns /sync/blobs off.")
+    var maxBlobBytes: Int64 = 1 << 30
+
+    @Option(help: "How many seconds an unfinished resumable blob upload is kept for its client to resume.")
+    var blobRetention = 86400.0
+
     @Option(help: "The most operations one POST /sync/batch may carry; 0 turns the batch extension off.")
     var maxBatchOperations = 100
 
@@ -173,6 +185,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard pageSize > 0 else { throw ValidationError("--page-size must be positive.") }
         guard maxTop > 0 else { throw ValidationError("--max-top must be positive.") }
         guard maxBodySize > 0 else { throw ValidationError("--max-body-size must be positive.") }
+        guard maxBlobBytes >= 0 else { throw ValidationError("--max-blob-bytes must not be negative.") }
+        guard blobRetention > 0, blobRetention.isFinite else {
+            throw ValidationError("--blob-retention must be positive.")
+        }
         guard maxBatchOperations >= 0 else { throw ValidationError("--max-batch-operations must not be negative.") }
         guard idempotencyRetention >= 0, idempotencyRetention.isFinite else {
             throw ValidationError("--idempotency-retention must not be negative.")
@@ -250,6 +266,9 @@ struct ServeCommand: AsyncParsableCommand {
         )
         configuration.declaredTables = try declaredTables()
         configuration.idempotencyKeyRetention = .milliseconds(Int64(idempotencyRetention * 1000))
+        configuration.blobDirectory = blobDirectory
+        configuration.maxBlobBytes = maxBlobBytes
+        configuration.blobRetention = .milliseconds(Int64(blobRetention * 1000))
         configuration.responseCompression = ResponseCompression(
             minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
         configuration.authentication = authentication

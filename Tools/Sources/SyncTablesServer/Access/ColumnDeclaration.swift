@@ -30,4 +30,7 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
     case array
     /// Any JSON value.
     case json
+    /// A file attached to the row: `{"sha256": "<64 lowercase hex digits>", "size": <bytes>, "contentType": "…",
+    /// "name": "…"}`, the blob's name and size (required) and its content type and original name (optional).
+    case attachment
 }

@@ -68,6 +68,7 @@ struct DeclaredWrite {
         case (.number, .integer), (.number, .double), (.integer, .integer): true
         case (.integer, .double(let number)): number.rounded() == number && number.isFinite
         case (.date, .string(let text)): Projection.ticks(iso8601: text) != nil
+        case (.attachment, .object(let object)): isAttachment(object)
         default: false
         }
     }
@@ -82,6 +83,25 @@ struct DeclaredWrite {
         case .object: "an object"
         case .array: "an array"
         case .json: "a JSON value"
+        case .attachment:
+            #"an attachment, {"sha256": "<64 lowercase hexadecimal digits>", "size": <bytes>, "contentType": "…", "name": "…"}"#
         }
+    }
+
+    /// Whether an object has an attachment's shape: a blob's hash and size, optionally a content type and a name,
+    /// nothing else.
+    private static func isAttachment(_ object: JSONObject) -> Bool {
+        guard case .string(let hash)? = object["sha256"], BlobHash(hash) != nil,
+            case .integer(let size)? = object["size"], size >= 0
+        else { return false }
+        for (key, value) in object.properties {
+            switch (key, value) {
+            case ("sha256", _), ("size", _), ("contentType", .string), ("contentType", .null), ("name", .string),
+                ("name", .null):
+                continue
+            default: return false
+            }
+        }
+        return true
     }
 }

@@ -6,13 +6,14 @@ import SyncTablesCore
 /// ```json
 /// {"batch": {"path": "/sync/batch", "maxOperations": 100, "maxBytes": 1048576},
 ///  "idempotency": {"header": "Idempotency-Key", "retentionSeconds": 86400}, "requestEncodings": ["gzip"],
-///  "changes": {"path": "/sync/changes", "heartbeatSeconds": 15}}
+///  "changes": {"path": "/sync/changes", "heartbeatSeconds": 15},
+///  "blobs": {"path": "/sync/blobs", "maxBytes": 1073741824}}
 /// ```
 ///
 /// `requestEncodings` lists the `Content-Encoding`s request bodies may be sent in (their decoded size
 /// still counts against `maxBytes`); `idempotency` says that keyed writes replay (see <doc:IdempotentWrites>);
 /// `changes` says where the change feed is served and how often an idle one sends a heartbeat (see
-/// <doc:ChangeFeed>).
+/// <doc:ChangeFeed>); `blobs` where blobs are uploaded and read, and the largest one accepted (see <doc:Blobs>).
 enum CapabilitiesDocument {
     /// Where the document is served.
     static let path = "/sync/capabilities"
@@ -38,6 +39,7 @@ enum CapabilitiesDocument {
                 ]))
         }
         if let changes = ChangeFeedSettings.capability(configuration) { document["changes"] = changes }
+        if let blobs = BlobSettings.capability(configuration) { document["blobs"] = blobs }
         document["requestEncodings"] = .array(RequestBodyDecoding.acceptedEncodings.map { .string($0) })
         return .object(document)
     }

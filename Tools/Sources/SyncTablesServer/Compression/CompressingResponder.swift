@@ -7,6 +7,7 @@ import NIOCore
 ///
 /// Batch results are not compressed one by one: the batch's own response is, as a whole. Change feeds
 /// (`text/event-stream`) are never compressed: a compressor would hold events back until it had enough to write.
+/// Blobs are never compressed either: they stream from storage, and `Range` requests address their stored bytes.
 struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == ServerRequestContext {
     typealias Context = ServerRequestContext
 
@@ -15,7 +16,8 @@ struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Con
 
     func respond(to request: Request, context: Context) async throws -> Response {
         var response = try await inner.respond(to: request, context: context)
-        guard request.method != .head, !Self.isEventStream(response), response.status != .noContent,
+        guard request.method != .head, !Self.isEventStream(response), !BlobSettings.isBlobPath(request.uri.path),
+            response.status != .noContent,
             response.status != .notModified,
             response.headers[.contentEncoding] == nil,
             let length = response.body.contentLength, compression.applies(toLength: length)

@@ -17,7 +17,8 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var idleTimeout: Duration
     /// How long a request may take from its first byte to the end of its headers.
     public var requestHeadTimeout: Duration
-    /// How long a request may take from the end of its headers to the end of its body.
+    /// How long a request may take from the end of its headers to the end of its body (for a blob upload: the
+    /// longest wait for its next part).
     public var requestBodyTimeout: Duration
     /// The most connections served at the same time.
     public var maxConnections: Int

@@ -4,7 +4,8 @@ import NIOHTTPTypes
 
 /// Closes a connection that stays too long in one step of a request: waiting for one (idle), reading its
 /// head, or reading its body (see ``ConnectionLimits``). Handling a request and writing its response have
-/// no deadline here.
+/// no deadline here. A blob upload's body has no overall deadline: it is closed when no part of it arrives for
+/// the body timeout.
 final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -21,6 +22,9 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
     private let limits: ConnectionLimits
     private var step = Step.waitingForRequest
     private var deadline: Scheduled<Void>?
+    /// Whether the body deadline starts again with every part of the body (blob uploads), instead of counting
+    /// from the head.
+    private var bodyDeadlineRestarts = false
 
     init(limits: ConnectionLimits) {
         self.limits = limits
@@ -54,8 +58,12 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head: enter(.readingBody, context: context)
-        case .body: break
+        case .head(let head):
+            // A blob upload may take far longer than a table request's body; it only has to keep arriving.
+            bodyDeadlineRestarts = BlobSettings.isBlobPath(head.path.map { String($0.prefix { $0 != "?" }) } ?? "")
+            enter(.readingBody, context: context)
+        case .body:
+            if bodyDeadlineRestarts, step == .readingBody { enter(.readingBody, context: context) }
         case .end: enter(.responding, context: context)
         }
         context.fireChannelRead(data)

@@ -17,6 +17,8 @@ struct SyncResponder: HTTPResponder {
     let metrics: ServerMetrics
     /// The change feeds' hub; `nil` when feeds are off.
     let changes: ChangeHub?
+    /// Where blobs are kept; `nil` when the server offers none.
+    let blobs: BlobService?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -64,6 +66,11 @@ struct SyncResponder: HTTPResponder {
 
     private func handle(_ request: Request, context: Context) async throws -> RequestOutcome {
         let query = try QueryString(raw: request.uri.query)
+        // Blob uploads stream to storage: routed before the body is collected, past the test middleware.
+        if let blobs, BlobSettings.isBlobPath(request.uri.path) {
+            await blobs.sweeper.sweepIfDue()  // bounded, and at most once a minute
+            return try await blobOutcome(request, path: request.uri.path, storage: blobs.storage, context: context)
+        }
         let body: Result<[UInt8], any Error>
         do {
             body = .success(try await RequestBodyReader.collect(request, limit: configuration.maxBodySize))
