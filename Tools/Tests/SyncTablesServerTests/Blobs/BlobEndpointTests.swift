@@ -191,7 +191,9 @@ enum BlobServer {
 struct BlobUploadDeadlineTests {
     @Test func aSlowBlobUploadThatKeepsArrivingOutlivesTheBodyTimeout() async throws {
         try await BlobServer.with({
-            $0.connectionLimits.requestBodyTimeout = .milliseconds(700)
+            // Each gap (1.5 s) stays well inside the timeout (4 s), even on a loaded machine; all of them
+            // together (6 s) do not.
+            $0.connectionLimits.requestBodyTimeout = .seconds(4)
         }) { harness, _ in
             let bytes = Array(String(repeating: "slow upload ", count: 100).utf8)
             let connection = try RawConnection(port: harness.port)
@@ -199,7 +201,7 @@ struct BlobUploadDeadlineTests {
                 "PUT \(BlobServer.path(of: bytes)) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(bytes.count)\r\n"
                     + "Connection: close\r\n\r\n")
             for start in stride(from: 0, to: bytes.count, by: 300) {
-                try await Task.sleep(for: .milliseconds(400))
+                try await Task.sleep(for: .milliseconds(1_500))
                 try await connection.send(String(decoding: bytes[start..<min(start + 300, bytes.count)], as: UTF8.self))
             }
 
