@@ -101,9 +101,10 @@ struct ChangeFeedLimitTests {
 
     @Test func aStreamingFeedOutlivesTheIdleTimeout() async throws {
         try await ServerHarness.with({
-            // Long enough for a loaded machine to read a request in, yet far shorter than the feed is open.
-            $0.connectionLimits.idleTimeout = .seconds(2)
-            $0.changeHeartbeat = .seconds(5)
+            // Long enough for a loaded machine (the whole suite on 2 cores) to send a request on a new
+            // connection, yet far shorter than the feed is open.
+            $0.connectionLimits.idleTimeout = .seconds(6)
+            $0.changeHeartbeat = .seconds(15)
         }) { server in
             let feed = try await server.openFeed()
             defer { feed.close() }
