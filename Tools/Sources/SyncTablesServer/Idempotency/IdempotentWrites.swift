@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import SyncTables
 
 /// The idempotency extension around the table writes (`POST`, `PATCH`, `DELETE` and undelete `POST` on
@@ -8,20 +9,21 @@ import SyncTables
 /// The first request with a key runs as usual; when it succeeds, its answer is recorded in the write's own
 /// transaction. Failures are not recorded: they changed nothing, so running them again is harmless. A repeat
 /// with the same key, method and path gets the recorded answer without running; the same key with another
-/// method or path is a 422. Records expire after ``retention`` (see ``IdempotencySweeper``).
+/// method or path is a 422. Records expire after ``retention`` (see ``BoundedSweeper``).
 struct IdempotentWrites: Sendable {
     let storage: any IdempotencyStorage
     /// How long records replay; zero turns the extension off (keys are then ignored).
     let retention: Duration
     let clock: any SyncClock
-    let sweeper: IdempotencySweeper
+    /// Removes expired records after keyed writes, up to 1000 a step.
+    let sweeper: BoundedSweeper
 
     init(storage: any IdempotencyStorage, configuration: SyncServerConfiguration) {
         self.storage = storage
         retention = configuration.idempotencyKeyRetention
         clock = configuration.clock
-        sweeper = IdempotencySweeper(
-            storage: storage, retention: retention, clock: clock, logger: configuration.logger)
+        sweeper = .idempotencyRecords(
+            of: storage, retention: retention, clock: clock, logger: configuration.logger)
     }
 
     /// Whether the server offers the extension.
@@ -59,5 +61,18 @@ struct IdempotentWrites: Sendable {
         }
         await sweeper.sweepIfDue()
         return recording.record(of: item).answer.response
+    }
+}
+
+extension BoundedSweeper {
+    /// Removes records of keyed writes older than `retention`, up to 1000 a step.
+    static func idempotencyRecords(
+        of storage: any IdempotencyStorage, retention: Duration, clock: any SyncClock, logger: Logger
+    ) -> BoundedSweeper {
+        BoundedSweeper(removing: "expired idempotency records", stepLimit: 1000, clock: clock, logger: logger) {
+            now, limit in
+            try await storage.removeIdempotencyRecords(
+                expiredBefore: now.millisecondsSince1970 - retention.milliseconds, limit: limit)
+        }
     }
 }

@@ -62,13 +62,13 @@ struct IdempotencyRetentionTests {
             $0.idempotencyKeyRetention = .seconds(60)
         }) { server in
             let storage = server.server.storage
-            let sweeper = IdempotencySweeper(
-                storage: storage, retention: .seconds(60), clock: clock, logger: .init(label: "test"))
-            let total = IdempotencySweeper.stepLimit + 10
+            let sweeper = BoundedSweeper.idempotencyRecords(
+                of: storage, retention: .seconds(60), clock: clock, logger: .init(label: "test"))
+            let total = sweeper.stepLimit + 10
             try await Self.record(total, on: storage, at: clock.now().millisecondsSince1970)
             clock.advance(by: .seconds(61))
 
-            #expect(await sweeper.sweepIfDue() == IdempotencySweeper.stepLimit)
+            #expect(await sweeper.sweepIfDue() == sweeper.stepLimit)
             #expect(await sweeper.sweepIfDue() == 10, "a full step is followed at once")
             #expect(await sweeper.sweepIfDue() == 0, "then not before the interval")
             #expect(try await IdempotencyRecords.count(server) == 0)
