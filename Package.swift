@@ -1,10 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The library an app adds: what it needs and nothing more (swift-log, swift-metrics and the system's SQLite,
-// curl and zlib; Yams only for the configuration-file product). The reference server, the `synctables`
-// command line, the benchmarks, the demos and the test suites live in the package in `Tools/`, which depends
-// on this one by path.
+// The library an app adds: what it needs and nothing more (swift-log, swift-metrics, swift-crypto and the
+// system's SQLite, curl and zlib; Yams only for the configuration-file product). The reference server, the
+// `synctables` command line, the benchmarks, the demos and the test suites live in the package in `Tools/`,
+// which depends on this one by path.
 //
 // One SQLite engine per build: libsqlite3 and libsqlcipher export the same symbols, so linking both
 // silently routes every call to whichever comes first. `SystemSQLite` (default) links libsqlite3;
@@ -18,6 +18,9 @@ let sqliteEngine: [Target.Dependency] = [
 var dependencies: [Package.Dependency] = [
     .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    // Attachments: SHA-256 names of blob files and, under SQLCipher, their AES-GCM encryption. On Apple
+    // platforms it is CryptoKit; elsewhere the same API over BoringSSL.
+    .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     // SyncTablesConfiguration only: YAML and JSON sync configuration files, with line numbers for errors.
     .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
 ]
@@ -85,6 +88,7 @@ let package = Package(
                 "SyncTablesSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -203,6 +203,8 @@ let package = Package(
                 logging,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Attachment tests check blob names against a hash of their own.
+                .product(name: "Crypto", package: "swift-crypto"),
             ] + subprocess
         ),
         .testTarget(

@@ -1,3 +1,5 @@
+import Foundation
+
 extension SyncContext {
     /// How a context pushes, bounds its queue and keeps its records; fixed when the context opens.
     ///
@@ -31,6 +33,16 @@ extension SyncContext {
         /// Dates queued operations and the entries of the operation history; a ``SyncEngine`` made without a
         /// clock of its own uses it too.
         public var clock: any SyncClock
+        /// Where attachment files are kept; by default a folder beside the store's file (`<file>.blobs`), or
+        /// a temporary folder for a store in memory.
+        public var attachmentDirectory: URL? = nil
+        /// How long an attachment file no row references is kept: it covers the time between importing a file
+        /// and storing the item that references it. One hour by default.
+        public var attachmentGracePeriod: Duration = .seconds(3_600)
+        /// The most bytes of attachment files kept on the device (`nil`: no limit). Beyond it,
+        /// ``SyncContext/collectAttachments()`` removes the least recently used files the server has, except
+        /// pinned ones that a row references; they are downloaded again when needed.
+        public var attachmentCacheBytes: Int64? = nil
 
         /// A configuration; every parameter has the default a typical app wants.
         public init(

@@ -76,7 +76,8 @@ extension SyncEvent {
         case .itemsInserted, .itemUpdated, .itemDeleted, .operationDiscarded, .operationDeadLettered,
             .deadOperationsRetried, .operationPushed, .pushFinished, .purgeFinished, .storeWiped:
             true
-        case .pushStarted, .operationFailed, .pullStarted, .pullPageApplied, .pullFinished, .purgeStarted:
+        case .pushStarted, .operationFailed, .pullStarted, .pullPageApplied, .pullFinished, .purgeStarted,
+            .attachmentProgress, .attachmentTransferred:
             false
         }
     }

@@ -64,6 +64,8 @@ public actor SyncContext {
     var syncActionWaiters: [CheckedContinuation<Void, Never>] = []
     /// The items being pushed, which local writes to them wait for.
     nonisolated let inFlightItems = InFlightItems()
+    /// The folder of the attachments' files.
+    nonisolated let blobs: BlobFolder
 
     /// Opens a context on `store`, creating or migrating the system tables.
     ///
@@ -92,6 +94,7 @@ public actor SyncContext {
             store: store,
             history: OperationHistory(clock: configuration.clock, retention: configuration.historyRetention))
         self.pushLease = PushLease(duration: configuration.pushLeaseDuration)
+        self.blobs = BlobFolder(directory: configuration.attachmentDirectory, for: store)
         self.definitions = Dictionary(
             existing.map { ($0.name.lowercased(), $0) },
             uniquingKeysWith: { first, _ in first }
@@ -192,6 +195,7 @@ public actor SyncContext {
         }
         let writer = LocalWriteTransaction(
             table: table, queue: queue, now: Timestamp(millisecondPrecision: clock.now()))
+        let attachments = try await attachmentCheck(of: changes, to: table)
         let itemIds = changes.map(\.itemId)
         let inFlightItems = self.inFlightItems
         let limit = configuration.maxQueueSize
@@ -203,6 +207,7 @@ public actor SyncContext {
                     // Checked again inside the transaction: a push may have claimed an item meanwhile.
                     if inFlightItems.containsAny(table: table, itemIds: itemIds) { throw ItemsInFlight() }
                     let queued = limit == nil ? 0 : try transaction.countQueuedOperations(.all)
+                    try attachments?.confirm(at: writer.now, in: transaction)
                     let applied = try writer.apply(changes, in: transaction)
                     if let limit { try Self.checkQueueLimit(limit, before: queued, in: transaction) }
                     return applied

@@ -87,6 +87,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (``SyncContext/discardDeadOperations(ids:includingChildren:)`` with `includingChildren: true`), or
     /// retry the parent.
     case orphanedChildren(parent: PendingOperation, children: [PendingOperation])
+    /// An attachment could not be imported, read, kept or sent; nothing else changed.
+    case attachment(AttachmentError)
 
     /// A message for logs and users, naming what failed and how to fix it.
     public var description: String { sentences.withoutDoubledPeriods }
@@ -170,6 +172,8 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "\(children.count) queued operation(s) waiting for a parent that never reaches the server "
                 + "(\(named)\(more)); nothing was discarded. Discard them with it (includingChildren: true, "
                 + "synctables dead discard --with-children), or retry the parent."
+        case .attachment(let error):
+            return error.description
         }
     }
 
@@ -205,6 +209,7 @@ extension SyncError {
         case let error as TransportError: self = error.kind == .cancelled ? .cancelled : .network(error)
         case let error as HTTPStatusError: self = .server(error)
         case let error as RemoteError: self = .remote(error)
+        case let error as AttachmentError: self = .attachment(error)
         default: self = .underlying(String(describing: error))
         }
     }

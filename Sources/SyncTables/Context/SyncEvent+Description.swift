@@ -37,7 +37,11 @@ extension SyncEvent: CustomStringConvertible {
         case .storeWiped(let summary):
             "store wiped: removed \(summary.rows) row(s) of \(summary.tables.count) table(s), "
                 + "\(summary.operations) operation(s), \(summary.errors) error(s), \(summary.tokens) token(s), "
-                + "\(summary.historyEntries) history entries"
+                + "\(summary.historyEntries) history entries, \(summary.attachments) attachment(s)"
+        case .attachmentProgress(let sha256, let direction, let transferred, let total):
+            "attachment \(sha256.prefix(12)) \(direction): \(transferred) of \(total) bytes"
+        case .attachmentTransferred(let sha256, let direction, let bytes):
+            "attachment \(sha256.prefix(12)) \(direction == .upload ? "uploaded" : "downloaded"): \(bytes) bytes"
         }
     }
 

@@ -43,4 +43,18 @@ public enum SyncEvent: Sendable, Hashable {
     /// A wipe committed: every table, the queue and the sync state are empty (see
     /// ``SyncContext/wipe(waitingForSync:)``).
     case storeWiped(summary: WipeSummary)
+    /// Bytes of an attachment's file moved: `transferred` of its `total` bytes are on the server (an upload)
+    /// or on the device (a download). Published as chunks go, for a progress bar.
+    case attachmentProgress(sha256: String, direction: AttachmentTransferDirection, transferred: Int64, total: Int64)
+    /// An attachment's file finished moving: it is on the server (an upload, or the server had it already)
+    /// or on the device (a download).
+    case attachmentTransferred(sha256: String, direction: AttachmentTransferDirection, bytes: Int64)
+}
+
+/// Which way an attachment's file moves.
+public enum AttachmentTransferDirection: String, Sendable, Hashable {
+    /// From the device to the server, before the first operation that references it.
+    case upload
+    /// From the server to the device.
+    case download
 }

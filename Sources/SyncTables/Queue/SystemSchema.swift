@@ -36,6 +36,10 @@ enum SystemSchema {
             // ancestor (a field of the operation, which old operations lack).
             try transaction.defineTable(TableRulesRecord.definition)
         },
+        Migration(version: 6) { transaction in
+            // Attachments: what the store knows of each blob file, and its key in an encrypted store.
+            try transaction.defineTable(BlobRecord.definition)
+        },
     ]
 
     /// The layout version this library writes.

@@ -11,6 +11,7 @@
 /// - `__retries`: the sync engine's delivery state of failed operations.
 /// - `__history`: what became of operations (``OperationHistoryEntry``), within the context's retention.
 /// - `__tables`: each table's ``SyncRules``, as its item type declared them.
+/// - `__blobs`: what the store knows of each attachment's file (``BlobRecord``).
 enum SystemTables {
     /// The operation queue.
     static let operations = "__operations"
@@ -24,6 +25,8 @@ enum SystemTables {
     static let history = "__history"
     /// Each table's rules (``TableRulesRecord``).
     static let tables = "__tables"
+    /// Attachment files (``BlobRecord``).
+    static let blobs = "__blobs"
 
     /// The prefix reserved for system tables; user tables may not use it.
     static let reservedPrefix = "__"

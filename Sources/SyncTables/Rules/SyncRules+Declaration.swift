@@ -48,6 +48,13 @@ extension SyncRules {
             rules.parents.append(ParentReference(property: field.stringValue, table: table))
         }
 
+        /// Declares that `field` holds a ``FileAttachment`` (optional, or an array of them): a push uploads its
+        /// file before the first operation that references it, and the file stays on the device while a row
+        /// references it.
+        public mutating func attachment(_ field: Key) {
+            if !rules.attachments.contains(field.stringValue) { rules.attachments.append(field.stringValue) }
+        }
+
         /// Declares that `field` holds the id of an item of `type`'s table, named after the type.
         public mutating func parent<Parent: SyncItem>(_ field: Key, _ type: Parent.Type) {
             parent(field, table: String(describing: type))

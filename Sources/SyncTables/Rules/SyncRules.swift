@@ -40,6 +40,10 @@ public struct SyncRules: Sendable, Hashable {
     public var sendsOnlyChangedFields: Bool
     /// The parents the table's items reference.
     public var parents: [ParentReference]
+    /// The properties that hold a ``FileAttachment`` (or `nil`, or an array of attachments), by their names on
+    /// the wire: a push uploads their files first, and the files stay on the device while a row references
+    /// them.
+    public var attachments: [String]
 
     /// Rules given field by field; ``init(keys:_:)`` checks the names against the item's coding keys.
     public init(
@@ -48,7 +52,8 @@ public struct SyncRules: Sendable, Hashable {
         fieldRules: [String: FieldMergeRule] = [:],
         conflictRules: [ConflictKind: ConflictRule] = [:],
         sendsOnlyChangedFields: Bool = false,
-        parents: [ParentReference] = []
+        parents: [ParentReference] = [],
+        attachments: [String] = []
     ) {
         self.mergesFields = mergesFields || !fieldRules.isEmpty
         self.defaultFieldRule = defaultFieldRule
@@ -56,6 +61,7 @@ public struct SyncRules: Sendable, Hashable {
         self.conflictRules = conflictRules
         self.sendsOnlyChangedFields = sendsOnlyChangedFields
         self.parents = parents
+        self.attachments = attachments
     }
 
     /// No rules: every conflict goes to the ``ConflictPolicy`` and updates send the whole item.

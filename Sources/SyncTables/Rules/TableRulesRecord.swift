@@ -16,6 +16,7 @@ struct TableRulesRecord: SystemRecord, Equatable {
         static let conflictRules = "conflictRules"
         static let sendsOnlyChangedFields = "sendsOnlyChangedFields"
         static let parents = "parents"
+        static let attachments = "attachments"
     }
 
     init(table: String, rules: SyncRules) {
@@ -38,6 +39,7 @@ struct TableRulesRecord: SystemRecord, Equatable {
                 rules.parents.map {
                     .object(JSONObject(["property": .string($0.property), "table": .string($0.table)]))
                 }),
+            Field.attachments: .array(rules.attachments.map { .string($0) }),
         ])
     }
 
@@ -70,6 +72,12 @@ struct TableRulesRecord: SystemRecord, Equatable {
             else { throw row.corrupt(Field.parents) }
             parents.append(ParentReference(property: property, table: table))
         }
+        // Rules stored before attachments existed have none.
+        var attachments: [String] = []
+        for value in row.optionalArray(Field.attachments) ?? [] {
+            guard case .string(let property) = value else { throw row.corrupt(Field.attachments) }
+            attachments.append(property)
+        }
         self.init(
             table: try row.string(Field.tableName),
             rules: SyncRules(
@@ -78,7 +86,7 @@ struct TableRulesRecord: SystemRecord, Equatable {
                     row.object[Field.defaultFieldRule] ?? .null, field: Field.defaultFieldRule,
                     as: FieldMergeRule.self),
                 fieldRules: fieldRules, conflictRules: conflictRules, sendsOnlyChangedFields: sendsOnlyChangedFields,
-                parents: parents))
+                parents: parents, attachments: attachments))
     }
 
     /// The rules stored for `table`, ``SyncRules/none`` when none are.

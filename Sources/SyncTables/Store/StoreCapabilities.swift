@@ -49,10 +49,22 @@ package struct StoreCapabilities: Sendable {
     /// match nothing, or, negated, everything. Without this capability that check is skipped.
     package var propertyNames: PropertyNameReader?
 
+    /// The store's file, when it keeps one: attachment files go to a folder beside it (`<file>.blobs`).
+    package var fileLocation: String?
+
+    /// Whether the store encrypts what it keeps: attachment files are then encrypted too, with keys kept in
+    /// the store.
+    package var encrypts: Bool
+
     /// Capabilities as given; none unless named.
-    package init(dedicatedThread: DedicatedThread? = nil, propertyNames: PropertyNameReader? = nil) {
+    package init(
+        dedicatedThread: DedicatedThread? = nil, propertyNames: PropertyNameReader? = nil,
+        fileLocation: String? = nil, encrypts: Bool = false
+    ) {
         self.dedicatedThread = dedicatedThread
         self.propertyNames = propertyNames
+        self.fileLocation = fileLocation
+        self.encrypts = encrypts
     }
 
     /// Nothing beyond ``LocalStore``: what a store the library does not know has.

@@ -4,7 +4,8 @@ extension SyncContext {
     /// Removes everything the store holds for the current user, in one transaction: the rows of every
     /// table (those this context opened and any other the store holds), the operation queue with its dead
     /// operations, push errors, retry state, the operation history, every incremental-pull token and pull
-    /// time, and the sync engine's persisted backoff.
+    /// time, and the sync engine's persisted backoff; then the attachments' files (encrypted ones lose their
+    /// keys with the transaction).
     ///
     /// A crash part-way leaves either all of it or none: the wipe is one store transaction. Nothing is sent
     /// to the server; operations not pushed yet are lost (push first to keep them). What survives belongs to
@@ -35,7 +36,7 @@ extension SyncContext {
     @discardableResult
     public func wipe(waitingForSync: Bool = false) async throws -> WipeSummary {
         let wipe = Wipe(
-            store: store, pushLease: pushLease, events: eventBroadcaster, notifier: changeNotifier)
+            store: store, pushLease: pushLease, events: eventBroadcaster, notifier: changeNotifier, blobs: blobs)
         if waitingForSync {
             return try await withSyncAction { try await wipe.runWaitingForLease(interval: .milliseconds(50)) }
         }

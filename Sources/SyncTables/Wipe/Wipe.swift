@@ -2,7 +2,7 @@ import Foundation
 
 /// One wipe of everything a user left in the store: the rows of every user table, the operation queue (dead
 /// operations included), push errors, retry state, the operation history, every pull's token and time, the
-/// engine's backoff and a push lease left behind, all in one store transaction, so a crash leaves either all
+/// engine's backoff, a push lease left behind and the attachments' records, all in one store transaction, so a crash leaves either all
 /// of it or none. The caller holds the context's sync action.
 ///
 /// What survives is what does not belong to a user: the table definitions (a new user's writes work at
@@ -16,6 +16,8 @@ struct Wipe: Sendable {
     let events: Broadcaster<SyncEvent>
     /// Wakes the live queries of every table.
     let notifier: Broadcaster<Void>
+    /// The attachments' files, removed once their records (and keys) are gone.
+    let blobs: BlobFolder
 
     /// The `__config` rows a wipe keeps: the layout version and the counters that must never go back.
     static let survivingConfigKeys: Set<String> = [
@@ -36,6 +38,9 @@ struct Wipe: Sendable {
         let summary = try await SyncError.mapping {
             try await store.write { transaction in try apply(listed: listed, in: transaction) }
         }
+        // After the commit: a crash before this leaves files without records (encrypted ones without keys),
+        // which the next collection removes.
+        blobs.removeAll()
         for table in summary.tables { notifier.notify(table) }
         events.publish(.storeWiped(summary: summary))
         return summary
@@ -78,6 +83,7 @@ struct Wipe: Sendable {
                 guard Self.isEmptiedWhole(name) else { continue }
                 let removed = try transaction.delete(StoreQuery(table: name))
                 if name == SystemTables.history { summary.historyEntries = removed }
+                if name == SystemTables.blobs { summary.attachments = removed }
             } else {
                 summary.rows += try transaction.delete(StoreQuery(table: name))
                 summary.tables.append(name)

@@ -14,6 +14,8 @@ public struct WipeSummary: Sendable, Hashable {
     public var tokens: Int = 0
     /// Operation history entries removed.
     public var historyEntries: Int = 0
+    /// Attachments whose files were removed from the device (with their keys, in an encrypted store).
+    public var attachments: Int = 0
 
     /// Creates an empty summary.
     public init() {}

@@ -124,9 +124,12 @@
             try await store.count(query)
         }
 
-        /// The inner `SQLiteStore`'s: its thread, and the properties its tables' rows ever had.
+        /// The inner `SQLiteStore`'s (its thread, the properties its tables' rows ever had, its file), and
+        /// encryption: attachment files are encrypted too.
         package nonisolated var declaredCapabilities: StoreCapabilities {
-            store.capabilities
+            var capabilities = store.capabilities
+            capabilities.encrypts = true
+            return capabilities
         }
 
         /// The row with this id, or `nil`.

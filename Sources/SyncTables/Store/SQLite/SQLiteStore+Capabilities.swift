@@ -1,9 +1,11 @@
 extension SQLiteStore: CapableStore {
-    /// The store runs on a thread of its own and keeps a column for every property its tables ever had.
+    /// The store runs on a thread of its own, keeps a column for every property its tables ever had, and
+    /// (unless in memory) has a file that attachments go beside.
     package nonisolated var declaredCapabilities: StoreCapabilities {
-        StoreCapabilities(dedicatedThread: StoreCapabilities.DedicatedThread { SQLiteRowCoding.storedJSON($0) }) {
-            [self] table in try await propertyNames(table: table)
-        }
+        StoreCapabilities(
+            dedicatedThread: StoreCapabilities.DedicatedThread { SQLiteRowCoding.storedJSON($0) },
+            propertyNames: { [self] table in try await propertyNames(table: table) },
+            fileLocation: fileLocation)
     }
 
     /// The top-level properties a table has a projected column for (never `id`); empty for an unknown table.

@@ -21,6 +21,8 @@ public actor SQLiteStore: LocalStore {
     private nonisolated let lookupConnection: SQLiteLookupConnection?
     /// Checkpoints the write-ahead log off the store's thread; `nil` for an in-memory database.
     nonisolated let checkpointer: SQLiteCheckpointer?
+    /// The database file; `nil` in memory.
+    nonisolated let fileLocation: String?
 
     /// The actor runs every call on its dedicated thread.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -52,6 +54,7 @@ public actor SQLiteStore: LocalStore {
     ) throws {
         let storage = try Self.openStorage(path: path, configuration: configuration, prepare: prepareConnection)
         self.storage = storage
+        self.fileLocation = path.isEmpty || path == ":memory:" || path.hasPrefix("file::memory:") ? nil : path
         self.executor = SerialThreadExecutor(name: "SyncTablesStore")
         // Only a shortcut: without it every lookup runs on the store's own connection.
         self.lookupConnection =

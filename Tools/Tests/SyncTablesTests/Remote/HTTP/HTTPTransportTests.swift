@@ -215,13 +215,13 @@ struct HTTPTransportTests {
     }
 }
 
-/// Polls a condition every few milliseconds, failing after ten seconds (generous: a loaded CI machine
-/// can take seconds to schedule a request).
+/// Polls a condition every few milliseconds, failing after thirty seconds (generous: a loaded CI machine
+/// can take many seconds to schedule a request, and a condition that holds returns at once).
 func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(30)
     while !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("The condition did not become true within 10 s.")
+            Issue.record("The condition did not become true within 30 s.")
             return
         }
         try await Task.sleep(for: .milliseconds(5))
