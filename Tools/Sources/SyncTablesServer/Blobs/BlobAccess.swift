@@ -31,10 +31,8 @@ struct BlobAccess: Sendable {
 
     /// Throws 403 unless `caller` may write a declared table that has an attachment column.
     func requireUploader(_ caller: Caller) throws(ServerError) {
-        if caller.subject == nil {
-            // Every declared table needs a verified caller; 401 says what is missing.
-            _ = try RowScope(.authenticated, caller: caller, table: "blobs")
-        }
+        // Every declared table needs a verified caller (see `RowScope`).
+        guard caller.subject != nil else { throw AuthenticationFailure.subject.error }
         let writable = referencing.tables.keys.contains { table in
             guard let declaration = declarations.tables[table],
                 let scope = try? RowScope(declaration.access, caller: caller, table: table)
