@@ -65,6 +65,26 @@ struct BlobReferenceTests {
         }
     }
 
+    @Test func aKeyedWriteKeepsItsReferenceInItsTransactionToo() async throws {
+        try await BlobAccessFixture.with { fixture in
+            let path = BlobServer.path(of: Self.plan)
+            try await fixture.upload(Self.plan, as: .alice)
+            let row = #"{"id":"plan","file":\#(BlobAccessFixture.attachment(Self.plan))}"#
+
+            let keyed = try await fixture.send(
+                .post, "/tables/teamFiles", json: row, as: .alice, headers: ["Idempotency-Key": "plan-insert-1"])
+            let readWhileLive = try await fixture.send(.head, path, body: nil, as: .carol)
+            let deleted = try await fixture.send(
+                .delete, "/tables/teamFiles/plan", as: .alice, headers: ["Idempotency-Key": "plan-delete-1"])
+            let readAfterDelete = try await fixture.send(.head, path, body: nil, as: .carol)
+
+            #expect(keyed.status == 201, "\(keyed.text)")
+            #expect(readWhileLive.status == 200)
+            #expect(deleted.status == 200)
+            #expect(readAfterDelete.status == 404)
+        }
+    }
+
     @Test func aRefusedWriteLeavesNoReference() async throws {
         try await BlobAccessFixture.with { fixture in
             let path = BlobServer.path(of: Self.plan)
