@@ -36,6 +36,8 @@ public final class SyncServer: Sendable {
     let changes: ChangeHub?
     /// Where blobs are kept; `nil` when the configuration offers none.
     let blobs: (any BlobStorage)?
+    /// Who may use which blob, with declared tables; `nil` in development mode or without blobs.
+    private let blobAccess: BlobAccess?
     private let state = LockedState(RunningState())
     private let drain = ServerDrain()
 
@@ -57,26 +59,41 @@ public final class SyncServer: Sendable {
                 maxFeeds: configuration.effectiveMaxChangeFeeds, metrics: metrics) : nil
         self.changes = changes
         let announcer = ChangeAnnouncer(declarations: configuration.declaredTables, hub: changes)
+        let referencing = BlobReferencing(declarations: configuration.declaredTables, clock: configuration.clock)
         switch configuration.storage {
         case .file(let path):
             storage = SQLiteTableStorage(
-                store: try await Self.openFileStore(path: path), ownsStore: true, announcer: announcer)
+                store: try await Self.openFileStore(path: path), ownsStore: true, announcer: announcer,
+                blobReferencing: referencing)
         case .inMemory:
-            storage = SQLiteTableStorage(store: try await Self.openMemoryStore(), ownsStore: true, announcer: announcer)
+            storage = SQLiteTableStorage(
+                store: try await Self.openMemoryStore(), ownsStore: true, announcer: announcer,
+                blobReferencing: referencing)
         case .store(let provided):
-            storage = SQLiteTableStorage(store: provided, ownsStore: false, announcer: announcer)
+            storage = SQLiteTableStorage(
+                store: provided, ownsStore: false, announcer: announcer, blobReferencing: referencing)
         case .postgres(let database):
-            storage = try await PostgresTableStorage.open(database, announcer: announcer, logger: configuration.logger)
+            storage = try await PostgresTableStorage.open(
+                database, announcer: announcer, blobReferencing: referencing, logger: configuration.logger)
         }
-        tables = TableService(
+        let blobs = try await BlobSettings.open(configuration)
+        self.blobs = blobs
+        if let declarations = configuration.declaredTables, let blobs {
+            blobAccess = BlobAccess(
+                declarations: declarations, referencing: referencing, index: storage, storage: blobs)
+        } else {
+            blobAccess = nil
+        }
+        var tables = TableService(
             storage: storage,
             softDelete: configuration.effectiveSoftDelete,
             definedTables: DefinedTables(),
             declarations: configuration.declaredTables,
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
+        tables.blobAccess = blobAccess
+        self.tables = tables
         idempotency = IdempotentWrites(storage: storage, configuration: configuration)
-        blobs = try await BlobSettings.open(configuration)
         let serverTables = ServerTables(service: tables, changes: changes)
         middleware = configuration.middleware.map { $0.make(serverTables) }
     }
@@ -157,7 +174,7 @@ public final class SyncServer: Sendable {
             authenticator: authenticator,
             rateLimiter: configuration.rateLimit.map { RateLimiter(limit: $0, clock: configuration.clock) },
             metrics: metrics, changes: changes,
-            blobs: blobs.map { BlobService(storage: $0, configuration: configuration) })
+            blobs: blobs.map { BlobService(storage: $0, access: blobAccess, configuration: configuration) })
         let limits = configuration.connectionLimits
         let application = Application(
             responder: ObservingResponder(

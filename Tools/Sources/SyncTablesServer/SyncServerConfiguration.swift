@@ -83,6 +83,10 @@ public struct SyncServerConfiguration: Sendable {
     public var maxBlobBytes: Int64 = 1 << 30
     /// How long an unfinished resumable upload is kept for its client to resume it.
     public var blobRetention: Duration = .seconds(24 * 60 * 60)
+    /// How long a blob no live row references is kept after its last upload, for a row to reference it: 7 days
+    /// unless changed. Only with ``declaredTables``: in development mode no references are known, and blobs are
+    /// kept.
+    public var blobHorizon: Duration = .seconds(7 * 24 * 60 * 60)
     /// How often an idle change feed (`GET /sync/changes`) sends a heartbeat: 15 seconds unless changed; zero
     /// turns change feeds off (the capabilities document then offers none and the path answers 404).
     ///

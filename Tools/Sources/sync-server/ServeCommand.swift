@@ -127,6 +127,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How many seconds an unfinished resumable blob upload is kept for its client to resume.")
     var blobRetention = 86400.0
 
+    @Option(
+        help: ArgumentHelp(
+            "How many seconds a blob no live row references is kept after its last upload, for a row to name it.",
+            discussion:
+                "Only with --tables: without declared tables no references are known, and blobs are kept."))
+    var blobHorizon = 604800.0
+
     @Option(help: "The most operations one POST /sync/batch may carry; 0 turns the batch extension off.")
     var maxBatchOperations = 100
 
@@ -189,6 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard blobRetention > 0, blobRetention.isFinite else {
             throw ValidationError("--blob-retention must be positive.")
         }
+        guard blobHorizon > 0, blobHorizon.isFinite else { throw ValidationError("--blob-horizon must be positive.") }
         guard maxBatchOperations >= 0 else { throw ValidationError("--max-batch-operations must not be negative.") }
         guard idempotencyRetention >= 0, idempotencyRetention.isFinite else {
             throw ValidationError("--idempotency-retention must not be negative.")
@@ -269,6 +277,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.blobDirectory = blobDirectory
         configuration.maxBlobBytes = maxBlobBytes
         configuration.blobRetention = .milliseconds(Int64(blobRetention * 1000))
+        configuration.blobHorizon = .milliseconds(Int64(blobHorizon * 1000))
         configuration.responseCompression = ResponseCompression(
             minimumSize: compressionThreshold > 0 ? compressionThreshold : nil)
         configuration.authentication = authentication

@@ -17,10 +17,10 @@ enum BlobSettings {
         return .object(JSONObject(["path": .string(path), "maxBytes": .integer(configuration.maxBlobBytes)]))
     }
 
-    /// Whether blobs are served: a size limit above zero, a place to keep them, and no declared tables (whose
-    /// access rules do not cover blobs yet, so no blob could be shown only to those allowed to read it).
+    /// Whether blobs are served: a size limit above zero and a place to keep them. With declared tables, a
+    /// blob follows the access rules of the rows that reference it (``BlobAccess``).
     static func offersBlobs(_ configuration: SyncServerConfiguration) -> Bool {
-        guard configuration.maxBlobBytes > 0, configuration.declaredTables == nil else { return false }
+        guard configuration.maxBlobBytes > 0 else { return false }
         if configuration.blobDirectory != nil { return true }
         if case .postgres = configuration.storage { return false }
         return true

@@ -41,21 +41,22 @@ extension SyncResponder {
     }
 
     /// Creates a resumable upload of `blob` with the request's body as its first bytes.
-    func createUpload(_ blob: BlobHash, caller: Caller, request: Request, storage: any BlobStorage) async throws
-        -> Response
-    {
+    func createUpload(
+        _ blob: BlobHash, caller: Caller, request: Request, storage: any BlobStorage, access: BlobAccess?
+    ) async throws -> Response {
         let complete = try Self.uploadComplete(request)
         try Self.checkUploadLength(request, limit: configuration.maxBlobBytes)
         let token = try await storage.createUpload(
             of: blob, owner: caller.subject, createdAt: configuration.clock.now())
         return try await appendAndMaybeComplete(
-            token, blob: blob, offset: 0, complete: complete, request: request, storage: storage, created: true)
+            token, blob: blob, offset: 0, complete: complete, request: request, storage: storage, created: true,
+            uploader: caller, access: access)
     }
 
     /// Answers a request to an upload resource, `/sync/blobs/uploads/<token>`.
-    func uploadResource(_ token: String, caller: Caller, request: Request, storage: any BlobStorage) async throws
-        -> Response
-    {
+    func uploadResource(
+        _ token: String, caller: Caller, request: Request, storage: any BlobStorage, access: BlobAccess?
+    ) async throws -> Response {
         // Another caller's upload is as missing as one that never was.
         guard let upload = try await storage.upload(token), upload.owner == caller.subject else {
             throw ServerError(
@@ -79,7 +80,7 @@ extension SyncResponder {
             }
             return try await appendAndMaybeComplete(
                 token, blob: upload.blob, offset: offset, complete: complete, request: request, storage: storage,
-                created: false)
+                created: false, uploader: caller, access: access)
         case .delete:
             try await storage.cancelUpload(token)
             return Response(
@@ -91,7 +92,7 @@ extension SyncResponder {
 
     private func appendAndMaybeComplete(
         _ token: String, blob: BlobHash, offset: Int64, complete: Bool, request: Request, storage: any BlobStorage,
-        created: Bool
+        created: Bool, uploader: Caller, access: BlobAccess?
     ) async throws -> Response {
         let location = "\(BlobSettings.path)/uploads/\(token)"
         let received: Int64
@@ -121,6 +122,7 @@ extension SyncResponder {
                 .unprocessableContent,
                 "The uploaded bytes hash to \(received), not to \(expected); nothing was stored.")
         }
+        try await access?.recordUpload(of: blob, by: uploader, at: configuration.clock.now())
         var headers = Self.uploadHeaders(offset: received, complete: true)
         headers[.location] = "\(BlobSettings.path)/\(blob.hex)"
         headers[.eTag] = "\"\(blob.hex)\""

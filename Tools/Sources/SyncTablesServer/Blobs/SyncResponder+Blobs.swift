@@ -5,15 +5,16 @@ import SyncTablesCore
 
 // `/sync/blobs/<sha256>`: content-addressed blobs beside the table protocol (see <doc:Blobs>). Authenticated and
 // rate-limited as the table requests are, but routed before the request body is collected: an upload streams
-// to storage while it is hashed, limited by `maxBlobBytes`, not by `maxBodySize`.
+// to storage while it is hashed, limited by `maxBlobBytes`, not by `maxBodySize`. With declared tables,
+// `BlobAccess` decides who reads and uploads.
 
 extension SyncResponder {
     /// Answers a request to the blob endpoints.
-    func blobOutcome(_ request: Request, path: String, storage: any BlobStorage, context: Context) async throws
+    func blobOutcome(_ request: Request, path: String, blobs: BlobService, context: Context) async throws
         -> RequestOutcome
     {
         do {
-            return try await routeBlobRequest(request, path: path, storage: storage, context: context)
+            return try await routeBlobRequest(request, path: path, blobs: blobs, context: context)
         } catch BlobStorageError.bodyInterrupted {
             // The client went away mid-upload (a resumable one keeps what arrived): nobody is left to answer.
             context.logger.debug("Blob upload interrupted", metadata: ["path": "\(path)"])
@@ -21,25 +22,41 @@ extension SyncResponder {
         }
     }
 
-    private func routeBlobRequest(_ request: Request, path: String, storage: any BlobStorage, context: Context)
+    private func routeBlobRequest(_ request: Request, path: String, blobs: BlobService, context: Context)
         async throws -> RequestOutcome
     {
         let caller = try await authenticate(request, context: context)
+        let storage = blobs.storage
         let name = path.dropFirst(BlobSettings.path.count + 1)
         if name.hasPrefix("uploads/") {
             let token = String(name.dropFirst("uploads/".count))
-            return .respond(try await uploadResource(token, caller: caller, request: request, storage: storage))
+            return .respond(
+                try await uploadResource(
+                    token, caller: caller, request: request, storage: storage, access: blobs.access))
         }
         guard !name.isEmpty, !name.contains("/") else { throw ServerError(.notFound, "Not found: \(path)") }
         guard let blob = BlobHash(name) else {
             throw ServerError(.badRequest, "A blob is named by its SHA-256 as 64 lowercase hexadecimal digits.")
         }
         switch request.method {
-        case .head: return .respond(try await blobHead(blob, storage: storage))
-        case .get: return .respond(try await blobContents(blob, request: request, storage: storage))
-        case .put where Self.isResumable(request):
-            return .respond(try await createUpload(blob, caller: caller, request: request, storage: storage))
-        case .put: return .respond(try await storeBlob(blob, request: request, storage: storage))
+        case .head, .get:
+            // A blob the caller may not read is as missing as one never stored: same status, same body.
+            if let access = blobs.access, try await !access.mayRead(blob, caller: caller) {
+                throw Self.blobNotFound(blob)
+            }
+            if request.method == .head { return .respond(try await blobHead(blob, storage: storage)) }
+            return .respond(try await blobContents(blob, request: request, storage: storage))
+        case .put:
+            try blobs.access?.requireUploader(caller)
+            if Self.isResumable(request) {
+                return .respond(
+                    try await createUpload(
+                        blob, caller: caller, request: request, storage: storage, access: blobs.access))
+            }
+            let response = try await storeBlob(blob, request: request, storage: storage)
+            // Recorded only once the bytes hashed right: an uploader proved it has them.
+            try await blobs.access?.recordUpload(of: blob, by: caller, at: configuration.clock.now())
+            return .respond(response)
         default: throw methodNotAllowed(request, allowed: "GET, HEAD, PUT")
         }
     }

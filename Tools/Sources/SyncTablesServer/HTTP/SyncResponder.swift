@@ -68,8 +68,8 @@ struct SyncResponder: HTTPResponder {
         let query = try QueryString(raw: request.uri.query)
         // Blob uploads stream to storage: routed before the body is collected, past the test middleware.
         if let blobs, BlobSettings.isBlobPath(request.uri.path) {
-            await blobs.sweeper.sweepIfDue()  // bounded, and at most once a minute
-            return try await blobOutcome(request, path: request.uri.path, storage: blobs.storage, context: context)
+            await blobs.sweepIfDue()  // bounded, and at most once a minute
+            return try await blobOutcome(request, path: request.uri.path, blobs: blobs, context: context)
         }
         let body: Result<[UInt8], any Error>
         do {

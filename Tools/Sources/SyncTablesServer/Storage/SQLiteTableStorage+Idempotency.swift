@@ -21,14 +21,15 @@ extension SQLiteTableStorage {
         recording: IdempotentRecording,
         _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, JSONObject)
     ) async throws -> JSONObject {
-        let (item, written) = try await store.write { [stamps] tx in
+        let (item, written) = try await store.write { [stamps, blobReferencing] tx in
             try tx.defineTable(SQLiteIdempotencyTable.definition)
             if let record = try SQLiteIdempotencyTable.record(of: recording.request, in: tx),
                 record.recordedAt >= recording.expiredBefore
             {
                 throw IdempotencyKeyTaken(record: record)
             }
-            let (item, written) = try Self.change(table: table, id: id, stamps: stamps, decide, in: tx)
+            let (item, written) = try Self.change(
+                table: table, id: id, stamps: stamps, referencing: blobReferencing, decide, in: tx)
             try SQLiteIdempotencyTable.store(recording.record(of: item), of: recording.request, in: tx)
             return (item, written)
         }

@@ -12,6 +12,8 @@ struct SQLiteTableStorage: TableStorage {
     let ownsStore: Bool
     var stamps = WriteStampIssuer()
     var announcer = ChangeAnnouncer.silent
+    /// Which rows reference blobs; each write keeps its row's references in its own transaction.
+    var blobReferencing = BlobReferencing.none
 
     /// No scope index here: SQLite plans without statistics, and took an index on the owner column for
     /// every scoped query, also where it matches most rows and defeats the id order a page reads in
@@ -31,8 +33,8 @@ struct SQLiteTableStorage: TableStorage {
         id: String,
         _ decide: @Sendable (JSONObject?, WriteStamp) throws -> (RowChange, Result)
     ) async throws -> Result {
-        let (result, written) = try await store.write { [stamps] tx in
-            try Self.change(table: table, id: id, stamps: stamps, decide, in: tx)
+        let (result, written) = try await store.write { [stamps, blobReferencing] tx in
+            try Self.change(table: table, id: id, stamps: stamps, referencing: blobReferencing, decide, in: tx)
         }
         announcer.publish([announcer.announcement(table: table, row: written)])
         return result
@@ -44,6 +46,7 @@ struct SQLiteTableStorage: TableStorage {
         table: String,
         id: String,
         stamps: WriteStampIssuer,
+        referencing: BlobReferencing,
         _ decide: (JSONObject?, WriteStamp) throws -> (RowChange, Result),
         in tx: any StoreTransaction
     ) throws -> (Result, written: JSONObject?) {
@@ -52,9 +55,13 @@ struct SQLiteTableStorage: TableStorage {
         switch change {
         case .upsert(let item):
             try tx.upsert(table: table, items: [item])
+            try SQLiteBlobTables.replaceReferences(
+                table: table, id: id, existing: existing, written: item, referencing: referencing, in: tx)
             return (result, item)
         case .delete:
             try tx.delete(table: table, ids: [id])
+            try SQLiteBlobTables.replaceReferences(
+                table: table, id: id, existing: existing, written: nil, referencing: referencing, in: tx)
             return (result, existing)
         }
     }
@@ -94,13 +101,15 @@ struct SQLiteTableStorage: TableStorage {
         return stored
     }
 
-    /// Also forgets the recorded keyed writes, whose answers name the rows removed, and resets the change feeds.
+    /// Also forgets the recorded keyed writes, whose answers name the rows removed, and the rows' blob
+    /// references, and resets the change feeds.
     func removeAllRows() async throws {
         let tables = try await store.tableDefinitions().map(\.name).filter {
             !$0.hasPrefix("__") || $0 == SQLiteIdempotencyTable.name
         }
         try await store.write { tx in
             for table in tables { try tx.delete(StoreQuery(table: table)) }
+            try SQLiteBlobTables.removeAllReferences(in: tx)
         }
         announcer.publishReset(reason: "every row was removed")
     }

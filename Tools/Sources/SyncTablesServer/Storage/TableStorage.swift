@@ -7,8 +7,9 @@ import SyncTables
 /// the row, hands it to the caller's decision together with the stamp the write would carry, and applies the
 /// decision before anyone else can change the row. Stamps follow commit order within a table (see
 /// <doc:ChangeOrder>), so a client that pulled up to some `updatedAt` never misses a row committed later.
-/// Keyed writes record their answers in the same transaction (``IdempotencyStorage``).
-protocol TableStorage: IdempotencyStorage {
+/// Keyed writes record their answers in the same transaction (``IdempotencyStorage``), and so do the rows'
+/// references to blobs (``BlobReferenceStorage``).
+protocol TableStorage: IdempotencyStorage, BlobReferenceStorage {
     /// Creates the table when absent and returns the property names its rows already use.
     ///
     /// `scopeColumn` is the owner or claim column of a declared table: a backend may index it, so that one

@@ -13,6 +13,8 @@ struct TableService: Sendable {
     let declarations: TableDeclarations?
     /// The property names of each table, to cap how many a table may have.
     var properties = TableProperties(limit: SyncServerConfiguration().maxTableProperties)
+    /// Which blobs a caller's rows may name; `nil` without declared tables or without blobs.
+    var blobAccess: BlobAccess?
 
     init(
         storage: any TableStorage,
@@ -98,6 +100,7 @@ struct TableService: Sendable {
         try await properties.admit(submitted, into: table)
         if let declaration {
             try await checkReferences(of: submitted, table: table, declaration: declaration, caller: caller)
+            try await blobAccess?.checkAttachments(of: submitted, table: table, caller: caller)
         }
         return try await change(table: table, id: id, recording: recording) { [submitted] existing, stamp in
             var item = submitted
@@ -145,6 +148,7 @@ struct TableService: Sendable {
         try await properties.admit(changes, into: table)
         if let declaration {
             try await checkReferences(of: changes, table: table, declaration: declaration, caller: caller)
+            try await blobAccess?.checkAttachments(of: changes, table: table, caller: caller)
         }
         return try await change(table: table, id: id, recording: recording) { [softDelete, changes] existing, stamp in
             guard var item = existing, scope.contains(item),

@@ -16,13 +16,20 @@ struct AttachmentColumnTests {
               file: attachment
         """
 
-    private static let hash = String(repeating: "ab", count: 32)
+    private static let bytes = Array("attached file".utf8)
+    private static let hash = BlobServer.hash(of: bytes)
 
     @Test func anAttachmentWithAHashAndASizeIsStoredAsSent() async throws {
-        try await SignedInServer.with(declarations: Self.declarations) { server in
-            let stored = try await server.insert(
-                "photos",
-                #"{"id":"a","file":{"sha256":"\#(Self.hash)","size":12,"contentType":"image/jpeg","name":"a.jpg"}}"#)
+        // A row names only a blob that is stored and that its writer may read (see BlobReferenceTests).
+        try await BlobAccessFixture.with(declarations: Self.declarations) { server in
+            try await server.upload(Self.bytes, as: .alice)
+            let inserted = try await server.send(
+                .post, "/tables/photos",
+                json:
+                    #"{"id":"a","file":{"sha256":"\#(Self.hash)","size":12,"contentType":"image/jpeg","name":"a.jpg"}}"#,
+                as: .alice)
+            try #require(inserted.status == 201, "\(inserted.text)")
+            let stored = try inserted.object()
             #expect(
                 stored["file"]
                     == .object([
@@ -30,7 +37,7 @@ struct AttachmentColumnTests {
                         "name": .string("a.jpg"),
                     ]))
             let minimal = try await server.send(
-                .post, "/tables/photos", json: #"{"id":"b","file":{"sha256":"\#(Self.hash)","size":0}}"#)
+                .post, "/tables/photos", json: #"{"id":"b","file":{"sha256":"\#(Self.hash)","size":0}}"#, as: .alice)
             #expect(minimal.status == 201)
         }
     }

@@ -143,10 +143,10 @@ struct BlobEndpointTests {
         }
     }
 
-    @Test func aDeclaredTablesServerOffersNoBlobsYet() {
+    @Test func aDeclaredTablesServerOffersBlobs() {
         var configuration = SyncServerConfiguration(storage: .inMemory)
         configuration.declaredTables = TableDeclarations(tables: [:])
-        #expect(BlobSettings.capability(configuration) == nil)
+        #expect(BlobSettings.capability(configuration) != nil)
     }
 }
 

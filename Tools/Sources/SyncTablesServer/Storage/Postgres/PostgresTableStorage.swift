@@ -23,18 +23,22 @@ final class PostgresTableStorage: TableStorage {
     let statements: PostgresStatements
     let logger: Logger
     let announcer: ChangeAnnouncer
+    /// Which rows reference blobs; each write keeps its row's references in its own transaction.
+    let blobReferencing: BlobReferencing
     /// The channel writes notify on.
     let changeChannel: String
     private let listener: LockedState<PostgresChangeListener?>
 
     private init(
-        client: PostgresClient, runner: Task<Void, Never>, schema: String, announcer: ChangeAnnouncer, logger: Logger
+        client: PostgresClient, runner: Task<Void, Never>, schema: String, announcer: ChangeAnnouncer,
+        blobReferencing: BlobReferencing, logger: Logger
     ) {
         self.client = client
         self.runner = runner
         self.schema = schema
         self.statements = PostgresStatements(schema: schema)
         self.announcer = announcer
+        self.blobReferencing = blobReferencing
         self.changeChannel = PostgresChangeNotification.channel(schema: schema)
         self.listener = LockedState(nil)
         self.logger = logger
@@ -43,9 +47,10 @@ final class PostgresTableStorage: TableStorage {
     /// Connects, then creates the schema and the counter relation when absent (under an advisory lock, so
     /// instances starting together do not race), and listens for changes when `announcer` is active. Fails
     /// when the database cannot be reached.
-    static func open(_ database: PostgresStorage, announcer: ChangeAnnouncer = .silent, logger: Logger) async throws
-        -> PostgresTableStorage
-    {
+    static func open(
+        _ database: PostgresStorage, announcer: ChangeAnnouncer = .silent, blobReferencing: BlobReferencing = .none,
+        logger: Logger
+    ) async throws -> PostgresTableStorage {
         do {
             // One direct connection first: the pool would keep retrying an unreachable server instead of failing.
             let probe = try await PostgresConnection.connect(
@@ -57,7 +62,8 @@ final class PostgresTableStorage: TableStorage {
         let client = PostgresClient(configuration: try database.clientConfiguration(), backgroundLogger: logger)
         let runner = Task { await client.run() }
         let storage = PostgresTableStorage(
-            client: client, runner: runner, schema: database.schema, announcer: announcer, logger: logger)
+            client: client, runner: runner, schema: database.schema, announcer: announcer,
+            blobReferencing: blobReferencing, logger: logger)
         do {
             try await storage.createSchema()
             if let hub = announcer.hub {
@@ -99,6 +105,9 @@ final class PostgresTableStorage: TableStorage {
                 PostgresQuery(unsafeSQL: "ALTER TABLE \(counters) ADD COLUMN IF NOT EXISTS properties text[]"),
                 logger: logger)
             for statement in statements.createIdempotency { try await connection.query(statement, logger: logger) }
+            for statement in statements.createBlobBookkeeping {
+                try await connection.query(statement, logger: logger)
+            }
         }
     }
 
@@ -253,10 +262,14 @@ final class PostgresTableStorage: TableStorage {
                         try await write(
                             item, id: id, table: table, position: position, isNew: existing == nil,
                             notify: notification(table: table, row: item), connection)
+                        try await replaceReferences(
+                            table: table, id: id, existing: existing, written: item, connection)
                     case .delete:
                         let statement = statements.deleteRow(
                             table: table, id: id, notify: notification(table: table, row: existing))
                         for try await _ in try await connection.query(statement, logger: logger) {}
+                        try await replaceReferences(
+                            table: table, id: id, existing: existing, written: nil, connection)
                     }
                     try await complete?(result, connection)
                     return result
@@ -354,8 +367,8 @@ final class PostgresTableStorage: TableStorage {
         }
     }
 
-    /// Also forgets the recorded keyed writes, whose answers name the rows removed, and resets every instance's
-    /// change feeds.
+    /// Also forgets the recorded keyed writes, whose answers name the rows removed, and the rows' blob
+    /// references, and resets every instance's change feeds.
     func removeAllRows() async throws {
         try await Self.describingErrors {
             let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT name FROM \(counters)"), logger: logger)
@@ -368,6 +381,8 @@ final class PostgresTableStorage: TableStorage {
                 }
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "DELETE FROM \(statements.idempotency)"), logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "DELETE FROM \(statements.blobReferences)"), logger: logger)
                 try await notify([.reset("every row was removed")], connection)
             }
         }
