@@ -32,10 +32,15 @@ enum AttachmentReferences {
     /// The hashes `item` references in `properties`, skipping values that are not attachments (rows that came
     /// from elsewhere are read, not judged).
     static func hashes(in item: JSONObject, properties: [String]) -> [String] {
-        properties.flatMap { property -> [String] in
+        readable(in: item, properties: properties).map(\.sha256)
+    }
+
+    /// The attachments `item` holds in `properties`, skipping values that are not attachments.
+    static func readable(in item: JSONObject, properties: [String]) -> [FileAttachment] {
+        properties.flatMap { property -> [FileAttachment] in
             switch item[property] {
-            case .array(let values)?: return values.compactMap { FileAttachment(json: $0)?.sha256 }
-            case let value?: return FileAttachment(json: value).map { [$0.sha256] } ?? []
+            case .array(let values)?: return values.compactMap { FileAttachment(json: $0) }
+            case let value?: return FileAttachment(json: value).map { [$0] } ?? []
             case nil: return []
             }
         }

@@ -55,6 +55,12 @@ extension SyncRules {
             if !rules.attachments.contains(field.stringValue) { rules.attachments.append(field.stringValue) }
         }
 
+        /// Makes a pull of the table download the files its rows reference right away (for what must be there
+        /// offline), instead of when the app reads them.
+        public mutating func downloadAttachmentsEagerly() {
+            rules.downloadsAttachmentsEagerly = true
+        }
+
         /// Declares that `field` holds the id of an item of `type`'s table, named after the type.
         public mutating func parent<Parent: SyncItem>(_ field: Key, _ type: Parent.Type) {
             parent(field, table: String(describing: type))

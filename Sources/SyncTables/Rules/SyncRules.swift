@@ -44,6 +44,9 @@ public struct SyncRules: Sendable, Hashable {
     /// the wire: a push uploads their files first, and the files stay on the device while a row references
     /// them.
     public var attachments: [String]
+    /// Whether a pull of the table downloads the files its rows reference right away, instead of when the app
+    /// reads them.
+    public var downloadsAttachmentsEagerly: Bool
 
     /// Rules given field by field; ``init(keys:_:)`` checks the names against the item's coding keys.
     public init(
@@ -53,7 +56,8 @@ public struct SyncRules: Sendable, Hashable {
         conflictRules: [ConflictKind: ConflictRule] = [:],
         sendsOnlyChangedFields: Bool = false,
         parents: [ParentReference] = [],
-        attachments: [String] = []
+        attachments: [String] = [],
+        downloadsAttachmentsEagerly: Bool = false
     ) {
         self.mergesFields = mergesFields || !fieldRules.isEmpty
         self.defaultFieldRule = defaultFieldRule
@@ -62,6 +66,7 @@ public struct SyncRules: Sendable, Hashable {
         self.sendsOnlyChangedFields = sendsOnlyChangedFields
         self.parents = parents
         self.attachments = attachments
+        self.downloadsAttachmentsEagerly = downloadsAttachmentsEagerly
     }
 
     /// No rules: every conflict goes to the ``ConflictPolicy`` and updates send the whole item.

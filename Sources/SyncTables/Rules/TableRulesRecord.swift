@@ -17,6 +17,7 @@ struct TableRulesRecord: SystemRecord, Equatable {
         static let sendsOnlyChangedFields = "sendsOnlyChangedFields"
         static let parents = "parents"
         static let attachments = "attachments"
+        static let downloadsAttachmentsEagerly = "downloadsAttachmentsEagerly"
     }
 
     init(table: String, rules: SyncRules) {
@@ -40,6 +41,7 @@ struct TableRulesRecord: SystemRecord, Equatable {
                     .object(JSONObject(["property": .string($0.property), "table": .string($0.table)]))
                 }),
             Field.attachments: .array(rules.attachments.map { .string($0) }),
+            Field.downloadsAttachmentsEagerly: .bool(rules.downloadsAttachmentsEagerly),
         ])
     }
 
@@ -86,7 +88,8 @@ struct TableRulesRecord: SystemRecord, Equatable {
                     row.object[Field.defaultFieldRule] ?? .null, field: Field.defaultFieldRule,
                     as: FieldMergeRule.self),
                 fieldRules: fieldRules, conflictRules: conflictRules, sendsOnlyChangedFields: sendsOnlyChangedFields,
-                parents: parents, attachments: attachments))
+                parents: parents, attachments: attachments,
+                downloadsAttachmentsEagerly: row.object[Field.downloadsAttachmentsEagerly] == .bool(true)))
     }
 
     /// The rules stored for `table`, ``SyncRules/none`` when none are.
