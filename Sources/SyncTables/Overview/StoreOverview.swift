@@ -14,6 +14,8 @@ public struct StoreOverview: Sendable, Hashable {
     public var pendingOperations: Int
     /// Stored push errors, across all tables.
     public var pushErrors: Int
+    /// Attachment files: on the device, waiting for upload, not downloaded.
+    public var attachments = AttachmentOverview()
 
     /// Creates an overview.
     public init(schemaVersion: Int, tables: [TableOverview], pendingOperations: Int, pushErrors: Int) {

@@ -75,12 +75,14 @@ extension SyncContext {
                 ))
         }
         let versionText = try SystemConfig.value(for: SystemConfig.schemaVersionKey, in: transaction)
-        return StoreOverview(
+        var overview = StoreOverview(
             schemaVersion: versionText.flatMap { Int($0) } ?? 0,
             tables: overviews,
             pendingOperations: try transaction.countQueuedOperations(.all),
             pushErrors: try transaction.count(StoreQuery(table: SystemTables.errors))
         )
+        overview.attachments = try AttachmentOverview.read(in: transaction)
+        return overview
     }
 
     /// Every token and last pull time in `__config`, grouped by lowercased table name.

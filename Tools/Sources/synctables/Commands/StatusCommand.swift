@@ -58,6 +58,14 @@ struct StatusCommand: AsyncParsableCommand {
             "heldOperations": .count(status.tables.reduce(0) { $0 + $1.heldOperations }),
             "errors": .count(status.pushErrors),
             "tables": .array(tables),
+            "attachments": .object([
+                "filesOnDevice": .count(status.attachments.filesOnDevice),
+                "bytesOnDevice": .integer(status.attachments.bytesOnDevice),
+                "awaitingUpload": .count(status.attachments.awaitingUpload),
+                "bytesAwaitingUpload": .integer(status.attachments.bytesAwaitingUpload),
+                "uploadsInProgress": .count(status.attachments.uploadsInProgress),
+                "notOnDevice": .count(status.attachments.notOnDevice),
+            ]),
         ]
     }
 
@@ -79,6 +87,13 @@ struct StatusCommand: AsyncParsableCommand {
                     "  \(name): token \(pull.deltaToken?.iso8601 ?? "none"), "
                         + "last pull \(pull.lastPull?.iso8601 ?? "never")")
             }
+        }
+        let files = status.attachments
+        if files != AttachmentOverview() {
+            lines.append(
+                "attachments: \(files.filesOnDevice) file(s) on the device (\(files.bytesOnDevice) bytes), "
+                    + "\(files.awaitingUpload) waiting for upload (\(files.bytesAwaitingUpload) bytes, "
+                    + "\(files.uploadsInProgress) cut short), \(files.notOnDevice) not downloaded")
         }
         if held > 0 { lines.append("some operations wait for their parent's insert; synctables queue shows which") }
         return lines.joined(separator: "\n")

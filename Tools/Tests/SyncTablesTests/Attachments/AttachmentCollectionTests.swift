@@ -100,6 +100,22 @@ struct AttachmentCollectionTests {
         try await fixture.context.close()
     }
 
+    @Test func theOverviewCountsFilesOnTheDeviceAndThoseWaitingForUpload() async throws {
+        let fixture = try await Fixture()
+        let sent = try await fixture.context.importAttachment(AttachmentBytes.make(1000, seed: 1))
+        let waiting = try await fixture.context.importAttachment(AttachmentBytes.make(2000, seed: 2))
+        _ = try await fixture.context.importAttachment(AttachmentBytes.make(4000, seed: 3))  // not referenced
+        try await fixture.inspections.insert(Inspection(id: "i1", note: "x", photo: sent, documents: [waiting]))
+        try await fixture.markOnServer([sent])
+
+        let overview = try await fixture.context.overview().attachments
+
+        #expect(overview.filesOnDevice == 3 && overview.bytesOnDevice == 7000)
+        #expect(overview.awaitingUpload == 1 && overview.bytesAwaitingUpload == 2000)
+        #expect(overview.notOnDevice == 0 && overview.uploadsInProgress == 0)
+        try await fixture.context.close()
+    }
+
     @Test func filesLeftByACrashAreCollected() async throws {
         let fixture = try await Fixture()
         let kept = try await fixture.context.importAttachment(AttachmentBytes.make(100))
