@@ -203,6 +203,8 @@ let package = Package(
                 logging,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The blob client tests name what they upload by its SHA-256.
+                .product(name: "Crypto", package: "swift-crypto"),
             ] + subprocess
         ),
         .testTarget(
