@@ -203,7 +203,7 @@ let package = Package(
                 logging,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                // Attachment tests check blob names against a hash of their own.
+                // Attachment and blob client tests name bytes by a SHA-256 of their own.
                 .product(name: "Crypto", package: "swift-crypto"),
             ] + subprocess
         ),

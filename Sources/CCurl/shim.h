@@ -56,3 +56,12 @@ static inline size_t synctables_write_pause(void) {
 static inline CURLcode synctables_multi_message_result(const CURLMsg *message) {
     return message->data.result;
 }
+
+static inline CURLcode synctables_easy_setopt_read_callback(CURL *handle, curl_read_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+
+/// What a read callback returns to abort its transfer (the upload body's reader failed).
+static inline size_t synctables_read_abort(void) {
+    return CURL_READFUNC_ABORT;
+}

@@ -7,6 +7,8 @@
     @_spi(SyncTablesTools) public var idempotency: IdempotencyCapability?
     /// The change feed (Server-Sent Events telling which tables changed), when offered.
     @_spi(SyncTablesTools) public var changes: ChangeFeedCapability?
+    /// Content-addressed blobs (attachments), when offered.
+    @_spi(SyncTablesTools) public var blobs: BlobCapability?
 
     /// A server offering nothing beyond the table protocol.
     @_spi(SyncTablesTools) public static let none = ServerExtensions(batch: nil)
@@ -19,12 +21,13 @@
         }
         let idempotency = Self.idempotency(in: object)
         let changes = ChangeFeedCapability(document: object)
+        let blobs = BlobCapability(document: object)
         guard case .object(let batch)? = object["batch"],
             case .string(let path)? = batch["path"], path.hasPrefix("/"),
             case .integer(let operations)? = batch["maxOperations"], operations > 0,
             case .integer(let bytes)? = batch["maxBytes"], bytes > 0
         else {
-            self.init(batch: nil, idempotency: idempotency, changes: changes)
+            self.init(batch: nil, idempotency: idempotency, changes: changes, blobs: blobs)
             return
         }
         var gzipsBody = false
@@ -35,17 +38,19 @@
             batch: BatchCapability(
                 path: path, maxOperations: Int(operations), maxBytes: Int(bytes), gzipsBody: gzipsBody,
                 carriesIdempotencyKeys: idempotency != nil),
-            idempotency: idempotency, changes: changes)
+            idempotency: idempotency, changes: changes, blobs: blobs)
     }
 
     /// Extensions offering batched writes as `batch` says (`nil`: none), keyed writes as `idempotency` says and
-    /// the change feed as `changes` says.
+    /// the change feed as `changes` says, and blobs as `blobs` says.
     @_spi(SyncTablesTools) public init(
-        batch: BatchCapability?, idempotency: IdempotencyCapability? = nil, changes: ChangeFeedCapability? = nil
+        batch: BatchCapability?, idempotency: IdempotencyCapability? = nil, changes: ChangeFeedCapability? = nil,
+        blobs: BlobCapability? = nil
     ) {
         self.batch = batch
         self.idempotency = idempotency
         self.changes = changes
+        self.blobs = blobs
     }
 
     /// `{"idempotency": {"header": "Idempotency-Key", "retentionSeconds": 86400}}`, when well formed.

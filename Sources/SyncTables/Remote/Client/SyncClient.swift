@@ -132,7 +132,7 @@ public final class SyncClient: Sendable {
 
     /// One request with the standard headers and the decorator, sent again once after a 401 when
     /// `onUnauthorized` refreshed the credentials.
-    private func exchange<Response>(
+    func exchange<Response>(
         _ request: TransportRequest,
         features: ZumoFeatures,
         status: (Response) -> Int,

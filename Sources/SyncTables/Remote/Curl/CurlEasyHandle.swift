@@ -61,7 +61,12 @@
             // "" asks for every encoding this libcurl decodes (gzip at least) and has it decode the body.
             codes.append(synctables_easy_setopt_string(raw, CURLOPT_ACCEPT_ENCODING, ""))
             // A streamed body may last for hours: the loop bounds only its head (CurlTransfer.headDeadline).
-            if transfer.streamingBody == nil {
+            if transfer.uploadSource != nil {
+                // An upload may take long on a slow link: the limit applies to stalls instead (under 1 byte/s).
+                let stallSeconds = max(1, Int(request.timeout.components.seconds))
+                codes.append(synctables_easy_setopt_long(raw, CURLOPT_LOW_SPEED_LIMIT, 1))
+                codes.append(synctables_easy_setopt_long(raw, CURLOPT_LOW_SPEED_TIME, stallSeconds))
+            } else if transfer.streamingBody == nil {
                 codes.append(
                     synctables_easy_setopt_long(raw, CURLOPT_TIMEOUT_MS, Int(request.timeout.wholeMilliseconds)))
             }
@@ -75,7 +80,11 @@
             codes.append(synctables_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 0))
             codes.append(synctables_easy_setopt_xferinfo_callback(raw, CurlCallbacks.progress))
             codes.append(synctables_easy_setopt_pointer(raw, CURLOPT_XFERINFODATA, context))
-            codes.append(contentsOf: try configureMethodAndBody(request))
+            if let uploadSource = transfer.uploadSource {
+                codes.append(contentsOf: try configureUpload(request, from: uploadSource, context: context))
+            } else {
+                codes.append(contentsOf: try configureMethodAndBody(request))
+            }
             headerList = try Self.makeHeaderList(request.headers)
             codes.append(synctables_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList))
             if let failure = codes.first(where: { $0 != CURLE_OK }) {
@@ -83,11 +92,34 @@
             }
         }
 
-        private func configureMethodAndBody(_ request: TransportRequest) throws(TransportError) -> [CURLcode] {
-            let method = request.method.rawValue
+        /// Upload mode: libcurl sends `Content-Length: <length>` and pulls the body through the read callback;
+        /// another method name than PUT replaces it.
+        private func configureUpload(
+            _ request: TransportRequest, from source: UploadBodySource, context: UnsafeMutableRawPointer
+        ) throws(TransportError) -> [CURLcode] {
+            let method = try Self.validatedMethod(request.method)
+            var codes = [
+                synctables_easy_setopt_long(raw, CURLOPT_UPLOAD, 1),
+                synctables_easy_setopt_offset(raw, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.length)),
+                synctables_easy_setopt_read_callback(raw, CurlCallbacks.read),
+                synctables_easy_setopt_pointer(raw, CURLOPT_READDATA, context),
+            ]
+            if request.method != .put {
+                codes.append(synctables_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, method))
+            }
+            return codes
+        }
+
+        private static func validatedMethod(_ method: TransportMethod) throws(TransportError) -> String {
+            let method = method.rawValue
             guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
                 throw TransportError(.invalidRequest, message: "Invalid HTTP method \"\(method)\".")
             }
+            return method
+        }
+
+        private func configureMethodAndBody(_ request: TransportRequest) throws(TransportError) -> [CURLcode] {
+            let method = try Self.validatedMethod(request.method)
             switch (request.method, request.body) {
             case (.get, nil):
                 return [synctables_easy_setopt_long(raw, CURLOPT_HTTPGET, 1)]
@@ -160,6 +192,14 @@
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             let taken = transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length))
             return taken ? length : synctables_write_pause()
+        }
+
+        /// Pulls the next bytes of an upload's body; a reader's failure aborts the transfer.
+        static let read: curl_read_callback = { buffer, size, count, context in
+            guard let context, let buffer else { return synctables_read_abort() }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            let destination = UnsafeMutableRawBufferPointer(start: buffer, count: size * count)
+            return transfer.uploadSource?.read(into: destination) ?? synctables_read_abort()
         }
 
         /// Returning non-zero aborts the transfer (`CURLE_ABORTED_BY_CALLBACK`) once the task is cancelled.

@@ -5,6 +5,9 @@
     /// One request travelling through a ``CurlTransport``: the request, the caller's continuation, the
     /// cancellation flag and the response as libcurl delivers it.
     ///
+    /// Its request body is the request's bytes, or comes from an ``UploadBodySource``
+    /// (``CurlTransport/upload(_:body:progress:)``) that libcurl's read callback pulls from.
+    ///
     /// A transfer either collects the whole body (``CurlTransport/send(_:)``) or streams it
     /// (``CurlTransport/stream(_:)``): then the caller is resumed as soon as the head arrived, with an empty
     /// body, and the chunks go to `streamingBody`, whose bound pauses the transfer.
@@ -24,6 +27,8 @@
         let request: TransportRequest
         /// Where the body goes chunk by chunk, or `nil` to collect the whole body into the response.
         let streamingBody: StreamingBodyBuffer?
+        /// Where the request body comes from chunk by chunk, or `nil` when it is the request's own bytes.
+        let uploadSource: UploadBodySource?
         private let state = LockedState(State())
 
         // Loop thread only.
@@ -39,9 +44,13 @@
         /// For a streaming transfer: whether the caller got the head already.
         var deliveredHead = false
 
-        init(request: TransportRequest, streamingInto streamingBody: StreamingBodyBuffer? = nil) {
+        init(
+            request: TransportRequest, streamingInto streamingBody: StreamingBodyBuffer? = nil,
+            uploadingFrom uploadSource: UploadBodySource? = nil
+        ) {
             self.request = request
             self.streamingBody = streamingBody
+            self.uploadSource = uploadSource
         }
 
         /// Stores the continuation to resume later; returns `false` (after resuming it with

@@ -11,13 +11,15 @@
     /// It streams too (``stream(_:)``): the body's chunks come as libcurl receives them, and a reader that falls
     /// behind by about a mebibyte pauses the transfer (libcurl stops reading the socket) until it catches up.
     ///
+    /// It uploads too (``upload(_:body:progress:)``): libcurl pulls the body from its reader as the socket takes it.
+    ///
     /// Create one transport and share it (it is `Sendable`); its thread ends when the last reference goes.
     ///
     /// ```swift
     /// let transport = try CurlTransport()
     /// let response = try await transport.send(TransportRequest(method: .get, url: url))
     /// ```
-    public final class CurlTransport: StreamingHTTPTransport {
+    public final class CurlTransport: StreamingHTTPTransport, UploadingHTTPTransport {
         /// Tuning for a ``CurlTransport``.
         public struct Configuration: Sendable, Hashable {
             /// The longest a connection attempt may take (never longer than the request's own timeout).
@@ -74,6 +76,24 @@
             let responseBody = body.makeBody(control: CurlStreamControl(loop: loop, transfer: transfer))
             let head = try await run(transfer)
             return StreamingResponse(status: head.status, headers: head.headers, body: responseBody)
+        }
+
+        /// Sends the request on the transport's thread with a body pulled from `body` as the socket takes it,
+        /// and waits for the whole response (see ``UploadingHTTPTransport``).
+        ///
+        /// - Throws: ``TransportError`` when no response arrives, `CancellationError` when the task is cancelled,
+        ///   and what the body's reader throws.
+        public func upload(
+            _ request: TransportRequest, body: UploadBody, progress: (@Sendable (_ sentBytes: Int64) -> Void)?
+        ) async throws -> TransportResponse {
+            try Task.checkCancellation()
+            let source = try UploadBodySource(body, progress: progress)
+            do {
+                return try await run(CurlTransfer(request: request, uploadingFrom: source))
+            } catch {
+                // The reader's own error explains the abort better than libcurl's "aborted by callback".
+                throw source.failure ?? error
+            }
         }
 
         private func run(_ transfer: CurlTransfer) async throws -> TransportResponse {

@@ -16,12 +16,14 @@ import Foundation
 /// FoundationNetworking on Linux keeps delivering to a suspended task, so there the stream fails with
 /// ``TransportError`` instead of buffering without bound (``CurlTransport``, Linux's default, pauses instead).
 ///
+/// It uploads too (``upload(_:body:progress:)``): the body is a stream that URLSession pulls from as it sends.
+///
 /// ```swift
 /// let transport = URLSessionTransport()
 /// let response = try await transport.send(TransportRequest(method: .get, url: url))
 /// ```
 public final class URLSessionTransport: StreamingHTTPTransport {
-    private let session: URLSession
+    let session: URLSession
     /// Streams need a delegate, which whole responses (`data(for:)`) do without: a session of their own.
     private let streamingSession: URLSession
     private let streamDelegate = URLSessionStreamDelegate()
@@ -106,7 +108,7 @@ public final class URLSessionTransport: StreamingHTTPTransport {
         return headers
     }
 
-    private static func makeURLRequest(_ request: TransportRequest) -> URLRequest {
+    static func makeURLRequest(_ request: TransportRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
