@@ -78,3 +78,12 @@ final class BlobFileReader: @unchecked Sendable {
         }
     }
 }
+
+extension BlobFileReader: UploadBodyReader {
+    /// Fills `buffer` with the next plain bytes, as an upload's transport pulls them.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let bytes = try read(upTo: buffer.count)
+        bytes.copyBytes(to: buffer)
+        return bytes.count
+    }
+}

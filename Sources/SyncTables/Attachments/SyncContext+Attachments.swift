@@ -62,9 +62,11 @@ extension SyncContext {
 
     /// The attachment's bytes, read whole and checked against its hash: for small files. Marks it used.
     ///
+    /// A file that is not on the device is downloaded first (see ``downloadAttachment(_:)``).
+    ///
     /// - Throws: ``SyncError/attachment(_:)`` with ``AttachmentError/notOnDevice(sha256:)`` when its file is
-    ///   not on this device, and ``AttachmentError/damaged(sha256:)`` when the file no longer matches (it is
-    ///   removed).
+    ///   neither on this device nor on the server, and ``AttachmentError/damaged(sha256:)`` when the file no
+    ///   longer matches (it is removed); what ``downloadAttachment(_:)`` throws.
     public nonisolated func attachmentData(_ attachment: FileAttachment) async throws -> Data {
         var data = Data()
         try await readAttachment(attachment) { data.append($0) }
@@ -153,8 +155,11 @@ extension SyncContext {
     }
 
     /// Reads the attachment's plain bytes in chunks into `receive`, checking the hash at the end; a file that
-    /// fails the check is removed with its record's claim to be local.
-    nonisolated func readAttachment(_ attachment: FileAttachment, into receive: (Data) throws -> Void) async throws {
+    /// fails the check is removed with its record's claim to be local. A file not on the device is downloaded
+    /// first when the context has a client.
+    nonisolated func readAttachment(
+        _ attachment: FileAttachment, downloading: Bool = true, into receive: (Data) throws -> Void
+    ) async throws {
         let sha256 = attachment.sha256
         let now = Timestamp(date: clock.now())
         let record = try await SyncError.mapping {
@@ -165,7 +170,11 @@ extension SyncContext {
                 return record
             }
         }
-        guard let record, blobs.contains(sha256) else { throw SyncError.attachment(.notOnDevice(sha256: sha256)) }
+        guard let record, blobs.contains(sha256) else {
+            guard downloading, client != nil else { throw SyncError.attachment(.notOnDevice(sha256: sha256)) }
+            try await downloadAttachment(attachment)
+            return try await readAttachment(attachment, downloading: false, into: receive)
+        }
         do {
             let reader = try blobs.reader(record)
             var hasher = BlobHasher()

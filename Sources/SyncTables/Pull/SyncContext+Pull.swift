@@ -30,7 +30,7 @@ extension SyncContext {
             plan: plan, queryId: queryId)
         let rules = try await TableRulesRecord.rules(of: table, in: store)
         if rules.mergesFields { pull.rebase = PullRebase(rules: rules, queue: queue) }
-        return try await withSyncAction {
+        let summary = try await withSyncAction {
             if options.pushesFirst, try await queue.count(tables: [table]) > 0 {
                 // A failed implicit push fails the pull before any pull request is sent, unless asked to go on.
                 do {
@@ -41,6 +41,9 @@ extension SyncContext {
             }
             return try await pull.run()
         }
+        // After the pages committed: a failed download fails the pull, and the next pull (or a read) retries it.
+        if rules.downloadsAttachmentsEagerly { try await downloadMissingAttachments(table: table) }
+        return summary
     }
 
     /// When a pull of `table` and `queryId` last completed, if ever.

@@ -91,6 +91,18 @@ extension Push {
         }
         guard !writes.isEmpty else { return .answered([:]) }
         do {
+            for claim in claims {
+                if let item = claim.item { try await uploadAttachments(of: claim.operation, item: item) }
+            }
+        } catch let error as TransportError {
+            return .failed(error)
+        } catch is CancellationError {
+            return .failed(CancellationError())
+        } catch {
+            // A file that cannot go fails only the operations that need it: each goes on its own.
+            return .oneByOne
+        }
+        do {
             let responses = try await sender.client.sendBatch(writes, to: batch, features: [.offline])
             var answers: [Int: TransportResponse] = [:]
             var next = responses.makeIterator()

@@ -31,12 +31,16 @@ struct Push: Sendable {
     let handler: (any PushHandler)?
     /// Resolutions the conflict policy chose are applied through it, and it owns the errors handed out.
     let resolver: ErrorResolver
+    /// The attachments' files, uploaded before the operations that reference them.
+    let blobs: BlobFolder
     /// The tables whose operations go (`nil`: all).
     var tables: Set<String>? = nil
     /// Batches and concurrency.
     var options = PushOptions()
     /// The tables' rules by lower-cased name, read when the push starts.
     var rules: [String: SyncRules] = [:]
+    /// Uploads the files operations reference; `nil` when no table declares attachments.
+    var uploads: AttachmentUploads?
 
     /// Runs the push under the store's push lease.
     ///
@@ -53,6 +57,9 @@ struct Push: Sendable {
         var push = self
         push.rules = Dictionary(
             records.map { ($0.table.lowercased(), $0.rules) }, uniquingKeysWith: { first, _ in first })
+        if records.contains(where: { !$0.rules.attachments.isEmpty }) {
+            push.uploads = AttachmentUploads(store: store, client: client, blobs: blobs, events: events)
+        }
         do {
             let holds = try await SyncError.mapping { try await ParentHolds.make(records, tablesOf: store) }
             let summary = try await push.runHoldingLease(holds: holds)
@@ -192,6 +199,7 @@ struct Push: Sendable {
         let request = pushOperation(operation, item: item)
         let outcome: OperationOutcome
         do {
+            try await uploadAttachments(of: operation, item: item)
             if let handler {
                 // The handler sees items only; what it sent and whether the server replayed it are kept aside.
                 let replay = LockedState<JSONObject?>(nil)
@@ -214,6 +222,15 @@ struct Push: Sendable {
         }
         let decided = DecidedOperation(operation: operation, item: item, outcome: outcome, mayRetry: mayRetry)
         return await settle([decided], pushId: pushId).first ?? .failed
+    }
+
+    /// Uploads the files an insert's or update's item references that the server lacks (see
+    /// ``AttachmentUploads``), so the operation never reaches the server before them.
+    func uploadAttachments(of operation: PendingOperation, item: JSONObject) async throws {
+        guard let uploads, operation.kind != .delete,
+            let properties = rules[operation.table.lowercased()]?.attachments, !properties.isEmpty
+        else { return }
+        try await uploads.upload(referencedBy: item, properties: properties)
     }
 
     /// Whether a conflict whose server item equals `item` may count as the operation's own earlier write:

@@ -56,6 +56,6 @@ extension SyncContext {
             store: store, queue: queue, client: try requireClient(), lease: pushLease, events: eventBroadcaster,
             notifier: changeNotifier, inFlight: inFlightItems, failurePolicy: failurePolicy,
             conflictPolicy: configuration.conflictPolicy, handler: configuration.pushHandler, resolver: resolver,
-            tables: tables, options: options)
+            blobs: blobs, tables: tables, options: options)
     }
 }
