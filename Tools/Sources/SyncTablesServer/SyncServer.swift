@@ -76,7 +76,7 @@ public final class SyncServer: Sendable {
             properties: TableProperties(limit: configuration.maxTableProperties)
         )
         idempotency = IdempotentWrites(storage: storage, configuration: configuration)
-        blobs = try await BlobSettings.open(configuration)
+        blobs = try await BlobSettings.open(configuration, beside: storage)
         let serverTables = ServerTables(service: tables, changes: changes)
         middleware = configuration.middleware.map { $0.make(serverTables) }
     }
