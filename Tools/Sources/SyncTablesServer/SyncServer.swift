@@ -76,7 +76,7 @@ public final class SyncServer: Sendable {
             storage = try await PostgresTableStorage.open(
                 database, announcer: announcer, blobReferencing: referencing, logger: configuration.logger)
         }
-        let blobs = try await BlobSettings.open(configuration)
+        let blobs = try await BlobSettings.open(configuration, beside: storage)
         self.blobs = blobs
         if let declarations = configuration.declaredTables, let blobs {
             blobAccess = BlobAccess(

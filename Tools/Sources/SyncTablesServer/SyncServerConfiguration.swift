@@ -76,8 +76,9 @@ public struct SyncServerConfiguration: Sendable {
     /// gets it instead of running again: 24 hours unless changed; zero turns the idempotency extension off
     /// (the capabilities document then offers none and keys are ignored). See <doc:IdempotentWrites>.
     public var idempotencyKeyRetention: Duration = .seconds(24 * 60 * 60)
-    /// The directory blobs are kept in (see <doc:Blobs>); `nil` keeps them beside the SQLite database file
-    /// (`<file>.blobs`), in a temporary directory for an in-memory database, and serves none on PostgreSQL.
+    /// The directory blobs are kept in (see <doc:Blobs>); `nil` keeps them in the PostgreSQL database (where
+    /// every instance sharing it serves them), beside the SQLite database file (`<file>.blobs`), or in a
+    /// temporary directory for an in-memory database.
     public var blobDirectory: String?
     /// The largest blob in bytes (a larger upload is refused with 413); 0 turns the blob endpoints off.
     public var maxBlobBytes: Int64 = 1 << 30

@@ -118,7 +118,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The directory blobs (/sync/blobs) are kept in, created when absent.",
-            discussion: "Default: beside the SQLite database (<file>.blobs); a temporary one without --database."))
+            discussion: """
+                Default: in the PostgreSQL database with a postgres:// --database (every instance sharing it \
+                serves every blob), beside the SQLite database (<file>.blobs), or a temporary directory without \
+                --database.
+                """))
     var blobDirectory: String?
 
     @Option(help: "The largest blob in bytes (a larger upload is refused with 413); 0 turns /sync/blobs off.")

@@ -95,7 +95,7 @@ struct BlobEndpointTests {
 
             #expect(upload.status == 422)
             #expect(head.status == 404)
-            #expect(try BlobServer.files(in: directory).isEmpty)
+            #expect(try await BlobServer.leftovers(harness, directory).isEmpty)
         }
     }
 
@@ -118,7 +118,7 @@ struct BlobEndpointTests {
 
             #expect(upload.status == 413)
             #expect(try await harness.send(.head, path, body: nil).status == 404)
-            #expect(try BlobServer.files(in: directory).isEmpty)
+            #expect(try await BlobServer.leftovers(harness, directory).isEmpty)
         }
     }
 
@@ -150,7 +150,8 @@ struct BlobEndpointTests {
     }
 }
 
-/// A harness whose blobs go to a fresh directory the test can look into.
+/// A harness whose blobs go to a fresh directory the test can look into, or, on the PostgreSQL run, into the
+/// database (its test schema).
 enum BlobServer {
     static func with(
         _ configure: (inout SyncServerConfiguration) -> Void = { _ in },
@@ -159,7 +160,7 @@ enum BlobServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("blobs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try await ServerHarness.with({
-            $0.blobDirectory = directory.path
+            if !TestBackend.isPostgres { $0.blobDirectory = directory.path }
             configure(&$0)
         }) { harness in
             try await body(harness, directory)
@@ -176,6 +177,15 @@ enum BlobServer {
     }
 
     static func path(of bytes: [UInt8]) -> String { "/sync/blobs/\(hash(of: bytes))" }
+
+    /// What the harness's blob storage holds, uploads in progress included: the regular files under
+    /// `directory`, or the rows of the blob relations in PostgreSQL.
+    static func leftovers(_ harness: ServerHarness, _ directory: URL) async throws -> [String] {
+        guard case .postgres(let database) = harness.server.configuration.storage else {
+            return try files(in: directory)
+        }
+        return try await PostgresBlobRows.all(in: database)
+    }
 
     /// The regular files under `directory`, uploads in progress included.
     static func files(in directory: URL) throws -> [String] {

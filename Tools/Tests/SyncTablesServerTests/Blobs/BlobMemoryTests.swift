@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// A large blob streams through `sync-server` (a child process, measured from outside): its peak resident
-/// memory grows by far less than the blob's size, uploading or downloading.
+/// memory grows by far less than the blob's size, uploading or downloading, whether it keeps blobs in a
+/// directory or (on the PostgreSQL run) in the database.
 @Suite("Blob memory", .serialized)
 struct BlobMemoryTests {
     private static let chunk = String(repeating: "0123456789abcdef", count: 65_536)  // 1 MiB
@@ -25,12 +26,21 @@ struct BlobMemoryTests {
             return kilobytes * 1024
         }
 
+        /// On the PostgreSQL run the blob goes into the database (its parts), not to a directory.
         @Test func a64MiBUploadAndDownloadGrowThePeakMemoryOfTheServerByLessThanHalfTheBlob() async throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("blobs-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
+            let database = TestBackend.isPostgres ? try TestBackend.freshPostgresDatabase() : nil
+            defer { if let database { Task { try? await TestBackend.dropSchema(of: database) } } }
+            let arguments =
+                if let database, let url = TestBackend.postgresURL {
+                    ["--database", url, "--database-schema", database.schema, "--pool-size", "4"]
+                } else {
+                    ["--blob-directory", directory.path]
+                }
             let size = Self.chunk.utf8.count * Self.chunkCount
             let hash = Self.blobHash
-            _ = try await ChildServers.with(count: 1, arguments: ["--blob-directory", directory.path]) { servers in
+            _ = try await ChildServers.with(count: 1, arguments: arguments) { servers in
                 let server = servers[0]
                 let before = try Self.memory("VmRSS", of: server.pid)
 

@@ -169,7 +169,7 @@ struct ResumableUploadTests {
             #expect(last.status == 422)
             #expect(try await harness.send(.head, BlobServer.path(of: bytes), body: nil).status == 404)
             #expect(try await harness.send(.head, location, body: nil).status == 404)
-            #expect(try BlobServer.files(in: directory).isEmpty)
+            #expect(try await BlobServer.leftovers(harness, directory).isEmpty)
         }
     }
 
@@ -183,7 +183,7 @@ struct ResumableUploadTests {
 
             #expect(cancelled.status == 204)
             #expect(try await harness.send(.head, location, body: nil).status == 404)
-            #expect(try BlobServer.files(in: directory).isEmpty)
+            #expect(try await BlobServer.leftovers(harness, directory).isEmpty)
         }
     }
 
@@ -203,7 +203,7 @@ struct ResumableUploadTests {
             let after = try await harness.send(.head, location, body: nil)
 
             #expect(after.status == 404)
-            #expect(try BlobServer.files(in: directory).isEmpty)
+            #expect(try await BlobServer.leftovers(harness, directory).isEmpty)
         }
     }
 
@@ -218,7 +218,7 @@ struct ResumableUploadTests {
                 headers: ["Upload-Offset": "800", "Upload-Complete": "?1"])
 
             #expect(over.status == 413)
-            #expect(try BlobServer.files(in: directory).isEmpty)
+            #expect(try await BlobServer.leftovers(harness, directory).isEmpty)
         }
     }
 }

@@ -112,7 +112,7 @@ final class PostgresTableStorage: TableStorage {
     }
 
     /// Serializes schema changes of all instances on this database schema for the transaction.
-    private static func lockSchemaChanges(_ schema: String, _ connection: PostgresConnection, _ logger: Logger)
+    static func lockSchemaChanges(_ schema: String, _ connection: PostgresConnection, _ logger: Logger)
         async throws
     {
         try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\("synctables:" + schema)))", logger: logger)
@@ -557,23 +557,10 @@ final class PostgresTableStorage: TableStorage {
         }
     }
 
-    /// Runs `body` in a transaction on one pooled connection: COMMIT when it returns, ROLLBACK when it throws
-    /// (its error is the one thrown).
     private func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws
         -> Result
     {
-        try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
-            let result: Result
-            do {
-                result = try await body(connection)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
-            }
-            try await connection.query("COMMIT", logger: logger)
-            return result
-        }
+        try await client.transaction(logger: logger, body)
     }
 
     private func binds(_ values: String...) -> PostgresBindings {
@@ -614,6 +601,7 @@ enum PostgresStorageError: Error, CustomStringConvertible {
     case unreachable(database: String, underlying: String)
     case missingTable(String)
     case invalidRow
+    case missingBlobBytes(String)
     case schemaMissing(String)
     case database(message: String, sqlState: String?)
 
@@ -623,6 +611,7 @@ enum PostgresStorageError: Error, CustomStringConvertible {
             "Cannot open the PostgreSQL database \(database): \(underlying)"
         case .missingTable(let table): "The table '\(table)' has no counter row."
         case .invalidRow: "A stored row is not a JSON object."
+        case .missingBlobBytes(let blob): "The stored bytes of the blob \(blob) are incomplete."
         case .schemaMissing(let schema): "The schema '\(schema)' or the server's tables in it are missing."
         case .database(let message, let sqlState): "PostgreSQL: \(message) (SQLSTATE \(sqlState ?? "none"))"
         }
