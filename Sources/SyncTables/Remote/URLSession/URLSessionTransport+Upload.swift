@@ -20,7 +20,9 @@ extension URLSessionTransport: UploadingHTTPTransport {
         urlRequest.httpBody = nil
         let taskBox = LockedState<URLSessionDataTask?>(nil)
         urlRequest.httpBodyStream = UploadBodyInputStream(source: source) {
-            taskBox.withLock { $0 }?.cancel()
+            // Not on the session's own queue, which is reading the stream and which cancel waits for.
+            let task = taskBox.withLock { $0 }
+            DispatchQueue.global().async { task?.cancel() }
         }
         let cancelled = LockedState(false)
         let outcome: Result<(Data, URLResponse), any Error> = await withTaskCancellationHandler {
