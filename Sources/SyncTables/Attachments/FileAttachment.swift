@@ -4,7 +4,8 @@
 /// Import a file or bytes with ``SyncContext/importAttachment(contentsOf:contentType:name:)`` or
 /// ``SyncContext/importAttachment(_:contentType:name:)``, store the attachment in an item, and declare the
 /// property with ``SyncRules/Declaration/attachment(_:)``. A push uploads the file before the first operation
-/// that references it; another device downloads it as its table's ``AttachmentDownloadPolicy`` says.
+/// that references it; another device downloads it when it reads it, or with the pull
+/// (``SyncRules/Declaration/downloadAttachmentsEagerly()``).
 ///
 /// ```swift
 /// struct Inspection: SyncItem, SyncRulesProvider {

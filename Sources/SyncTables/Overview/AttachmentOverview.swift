@@ -1,4 +1,4 @@
-/// Where a store's attachment files stand (see <doc:Attachments>): part of ``StoreOverview``.
+/// Where a store's attachment files stand (see <doc:SyncingAttachments>): part of ``StoreOverview``.
 public struct AttachmentOverview: Sendable, Hashable {
     /// Files on the device.
     public var filesOnDevice: Int = 0

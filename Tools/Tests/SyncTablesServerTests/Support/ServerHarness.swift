@@ -48,7 +48,7 @@ struct ServerHarness: Sendable {
         json: String? = nil,
         headers: [String: String] = [:],
         apiVersion: String? = "2.0.0",
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(60)
     ) async throws -> HTTPResult {
         try await send(
             method, path, body: json.map { Array($0.utf8) }, headers: headers, apiVersion: apiVersion, timeout: timeout)
@@ -61,7 +61,7 @@ struct ServerHarness: Sendable {
         body: [UInt8]?,
         headers: [String: String] = [:],
         apiVersion: String? = "2.0.0",
-        timeout: Duration = .seconds(20)
+        timeout: Duration = .seconds(60)
     ) async throws -> HTTPResult {
         var fields = HTTPFields()
         if let apiVersion { fields[HTTPField.Name("ZUMO-API-VERSION")!] = apiVersion }
