@@ -213,7 +213,7 @@ extension SyncContext {
     /// period (``Configuration-swift.struct/attachmentGracePeriod``), and, beyond the cache budget
     /// (``Configuration-swift.struct/attachmentCacheBytes``), the least recently used ones the server has —
     /// except pinned ones a row references. A file not on the server yet is never removed while a row
-    /// references it. The engine collects after each cycle; call it yourself after a large cleanup.
+    /// references it. Call it when the app is idle: at launch, or after a sync.
     ///
     /// ```swift
     /// let collected = try await context.collectAttachments()
