@@ -82,6 +82,22 @@ final class RawConnection: Sendable {
         }
     }
 
+    /// Sends all of `bytes` from the calling thread, blocking it (polling every 10 ms while the socket is not
+    /// writable): for senders on a thread of their own, which a busy task pool cannot delay.
+    func sendBlocking(_ bytes: [UInt8]) throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let sent = rest.withUnsafeBytes { socketSend(descriptor, $0) }
+            if sent > 0 {
+                rest = rest.dropFirst(sent)
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOTCONN {
+                usleep(10_000)
+            } else {
+                throw RawConnectionError.send(errno)
+            }
+        }
+    }
+
     /// Reads until the server closes the connection or `timeout` passes.
     func waitForClose(timeout: Duration) async throws -> Outcome {
         var received: [UInt8] = []
