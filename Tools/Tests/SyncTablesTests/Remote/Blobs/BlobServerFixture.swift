@@ -40,14 +40,17 @@ struct BlobServerFixture: Sendable {
     }
 
     /// A file of `count` random bytes in the fixture's directory.
+    ///
+    /// The bytes come from `/dev/urandom` in one read: generating 16 MiB a word at a time in a debug build
+    /// holds a thread of the shared task pool for seconds, which delays every other test's sleeping tasks.
     func randomFile(count: Int) throws -> BlobFile {
-        var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: count)
-        for index in stride(from: 0, to: count, by: 8) {
-            let word = generator.next()
-            for shift in 0..<min(8, count - index) {
-                bytes[index + shift] = UInt8(truncatingIfNeeded: word >> (shift * 8))
-            }
+        let source = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        defer { try? source.close() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            let chunk = try source.read(upToCount: count - bytes.count) ?? Data()
+            bytes.append(contentsOf: chunk)
         }
         let url = directory.url.appendingPathComponent("blob-\(UUID().uuidString)")
         try Data(bytes).write(to: url)
