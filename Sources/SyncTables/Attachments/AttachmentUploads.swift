@@ -49,10 +49,12 @@ final class AttachmentUploads: Sendable {
     }
 
     private func send(_ sha256: String) async throws {
-        guard let record = try await lookup(sha256) else { throw AttachmentError.notImported(sha256: sha256) }
+        guard let record = try await BlobRecord.stored(sha256, in: store) else {
+            throw AttachmentError.notImported(sha256: sha256)
+        }
         if record.onServer { return }
         if try await client.blobExists(sha256: sha256) {
-            try await update(sha256) { $0.onServer = true }
+            try await BlobRecord.update(sha256, in: store) { $0.onServer = true }
             events.publish(.attachmentTransferred(sha256: sha256, direction: .upload, bytes: record.size))
             return
         }
@@ -63,30 +65,19 @@ final class AttachmentUploads: Sendable {
         do {
             try await client.uploadBlob(
                 sha256: sha256, body: body, resumeAt: record.uploadLocation,
-                saveLocation: { [self] location in try await update(sha256) { $0.uploadLocation = location } },
+                saveLocation: { [store] location in
+                    try await BlobRecord.update(sha256, in: store) { $0.uploadLocation = location }
+                },
                 progress: { progress.report($0) })
         } catch BlobError.hashMismatch {
             // The file no longer hashes to its name: it was damaged on disk. Nothing can send it again.
-            try? await update(sha256) { $0.isLocal = false }
-            blobs.remove(sha256)
+            try? await blobs.forgetDamaged(sha256, in: store)
             throw AttachmentError.damaged(sha256: sha256)
         }
-        try await update(sha256) {
+        try await BlobRecord.update(sha256, in: store) {
             $0.onServer = true
             $0.uploadLocation = nil
         }
         events.publish(.attachmentTransferred(sha256: sha256, direction: .upload, bytes: record.size))
-    }
-
-    private func lookup(_ sha256: String) async throws -> BlobRecord? {
-        try await store.lookup(table: BlobRecord.table, id: sha256).map { try BlobRecord(row: $0) }
-    }
-
-    private func update(_ sha256: String, _ change: @escaping @Sendable (inout BlobRecord) -> Void) async throws {
-        try await store.write { transaction in
-            guard var record = try BlobRecord.find(sha256, in: transaction) else { return }
-            change(&record)
-            try record.save(in: transaction)
-        }
     }
 }

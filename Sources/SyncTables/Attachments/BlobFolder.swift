@@ -95,6 +95,12 @@ struct BlobFolder: Sendable {
         try? FileManager.default.removeItem(at: partialURL(sha256))
     }
 
+    /// Removes the damaged file of `sha256` and marks its blob not local, so it is downloaded again when needed.
+    func forgetDamaged(_ sha256: String, in store: any LocalStore) async throws {
+        try await BlobRecord.update(sha256, in: store) { $0.isLocal = false }
+        remove(sha256)
+    }
+
     /// Removes every file of the folder (a wipe).
     func removeAll() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {

@@ -98,6 +98,22 @@ struct BlobRecord: SystemRecord, Hashable {
         try transaction.lookup(table: table, id: sha256).map { try BlobRecord(row: $0) }
     }
 
+    /// The record of `sha256`, read in a transaction of its own.
+    static func stored(_ sha256: String, in store: any LocalStore) async throws -> BlobRecord? {
+        try await store.lookup(table: table, id: sha256).map { try BlobRecord(row: $0) }
+    }
+
+    /// Changes the record of `sha256`, if any, in a transaction of its own.
+    static func update(
+        _ sha256: String, in store: any LocalStore, _ change: @escaping @Sendable (inout BlobRecord) -> Void
+    ) async throws {
+        try await store.write { transaction in
+            guard var record = try find(sha256, in: transaction) else { return }
+            change(&record)
+            try record.save(in: transaction)
+        }
+    }
+
     /// Every record.
     static func all(in transaction: any StoreTransaction) throws -> [BlobRecord] {
         try transaction.read(StoreQuery(table: table)).map { try BlobRecord(row: $0) }

@@ -97,9 +97,7 @@ extension SyncContext {
     ///
     /// - Throws: ``SyncError/store(_:)`` when the store fails.
     public nonisolated func isAttachmentOnDevice(_ attachment: FileAttachment) async throws -> Bool {
-        let record = try await SyncError.mapping {
-            try await store.lookup(table: BlobRecord.table, id: attachment.sha256).map { try BlobRecord(row: $0) }
-        }
+        let record = try await SyncError.mapping { try await BlobRecord.stored(attachment.sha256, in: store) }
         return record?.isLocal == true && blobs.contains(attachment.sha256)
     }
 
@@ -186,24 +184,13 @@ extension SyncContext {
             }
             guard hasher.hex == sha256 else { throw AttachmentError.damaged(sha256: sha256) }
         } catch AttachmentError.damaged(let sha256) {
-            try? await forgetDamagedFile(sha256)
+            try? await blobs.forgetDamaged(sha256, in: store)
             throw SyncError.attachment(.damaged(sha256: sha256))
         } catch AttachmentError.sizeMismatch {
-            try? await forgetDamagedFile(sha256)
+            try? await blobs.forgetDamaged(sha256, in: store)
             throw SyncError.attachment(.damaged(sha256: sha256))
         } catch {
             throw SyncError(converting: error)
-        }
-    }
-
-    /// Removes a damaged file and marks its blob not local, so it is downloaded again when needed.
-    private nonisolated func forgetDamagedFile(_ sha256: String) async throws {
-        let blobs = self.blobs
-        try await store.write { transaction in
-            guard var record = try BlobRecord.find(sha256, in: transaction) else { return }
-            record.isLocal = false
-            try record.save(in: transaction)
-            blobs.remove(sha256)
         }
     }
 }
